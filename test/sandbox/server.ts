@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ApiError, type Reply, RequestContext } from './http';
+import { authenticate } from './identity';
+import { SANDBOX_MODULES } from './modules';
+import { type Api, Router } from './router';
+import { Sandbox, type SandboxOptions } from './sandbox';
+
+export interface SandboxInfo {
+	ready: true;
+	coreUrl: string;
+	reportingUrl: string;
+	identityUrl: string;
+	machineStateUrl: string;
+	clients: { clientId: string; clientSecret: string; companyId: string; scopes: string[]; administrator: boolean }[];
+}
+
+export interface RunningSandbox extends SandboxInfo {
+	/** In-process access to the state, for tests that need to look behind the HTTP interface. */
+	sandbox: Sandbox;
+	close(): Promise<void>;
+}
+
+const ALL_APIS: Api[] = ['core', 'reporting', 'identity', 'machineState'];
+
+export function buildRouter(): Router {
+	const router = new Router();
+	for (const module of SANDBOX_MODULES) module.register(router);
+	return router;
+}
+
+async function handle(
+	router: Router,
+	sandbox: Sandbox,
+	apis: ReadonlySet<Api>,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
+	const method = (req.method ?? 'GET').toUpperCase();
+	const url = new URL(req.url ?? '/', 'http://sandbox.local');
+	const ctx = new RequestContext(req, method, url.pathname, url.searchParams);
+	const isControl = url.pathname.startsWith('/__sandbox/');
+	let reply: Reply;
+	try {
+		const match = router.match(apis, method, url.pathname);
+		if (match === undefined || match === 'methodNotAllowed') {
+			if (!isControl) sandbox.count(`${method} <unmatched>`);
+			throw new ApiError(match ? 405 : 404, match ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}`);
+		}
+		ctx.params = match.params;
+		ctx.routeTemplate = match.route.template;
+		if (!isControl) {
+			sandbox.count(`${method} ${match.route.template}`);
+			const fault = sandbox.takeFault(method, url.pathname, match.route.template);
+			if (fault) {
+				if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+				if (fault.drop) {
+					req.socket.destroy();
+					return;
+				}
+				if (fault.status) {
+					send(res, { status: fault.status, json: fault.body ?? { message: `Injected fault (${fault.status})` }, headers: fault.headers });
+					return;
+				}
+			}
+		}
+		if (match.route.scope) ctx.caller = authenticate(ctx, sandbox, match.route.scope);
+		reply = await match.route.handler(ctx, sandbox);
+	} catch (error) {
+		if (error instanceof ApiError) {
+			reply = error.toReply();
+		} else {
+			console.error('[sandbox] unexpected error', method, url.pathname, error);
+			reply = { status: 500, json: { message: 'Unexpected sandbox failure' } };
+		}
+	}
+	if (reply.status === 401) sandbox.stats.unauthorized += 1;
+	// Drain what the handler did not read, so the connection can be reused.
+	if (!req.readableEnded) req.resume();
+	send(res, reply);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+	if (res.headersSent || res.destroyed) return;
+	const headers: Record<string, string> = { ...reply.headers };
+	let body: Buffer | string | undefined = reply.body;
+	if (reply.json !== undefined) {
+		body = JSON.stringify(reply.json);
+		headers['Content-Type'] ??= 'application/json; charset=utf-8';
+	}
+	if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
+	res.writeHead(reply.status, headers);
+	res.end(body);
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+	});
+}
+
+/** Starts the sandbox; resolves once every port listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const sandbox = new Sandbox(options);
+	const router = buildRouter();
+	const groups: Api[][] = options.split ? ALL_APIS.map((api) => [api]) : [ALL_APIS];
+	const servers: Server[] = [];
+	const urls = {} as Record<Api, string>;
+	const firstPort = options.port ?? 0;
+	for (const [index, group] of groups.entries()) {
+		const apis = new Set(group);
+		const server = createServer((req, res) => {
+			handle(router, sandbox, apis, req, res).catch((error) => {
+				console.error('[sandbox] failed to answer', error);
+				res.destroy();
+			});
+		});
+		server.keepAliveTimeout = 65_000;
+		server.requestTimeout = 0;
+		servers.push(server);
+		const port = await listen(server, firstPort === 0 ? 0 : firstPort + index, host);
+		for (const api of group) urls[api] = `http://${host}:${port}`;
+	}
+	return {
+		ready: true,
+		coreUrl: urls.core,
+		reportingUrl: urls.reporting,
+		identityUrl: urls.identity,
+		machineStateUrl: urls.machineState,
+		clients: sandbox.world.clients.map(({ clientId, clientSecret, companyId, scopes, administrator }) => ({
+			clientId,
+			clientSecret,
+			companyId,
+			scopes: [...scopes],
+			administrator,
+		})),
+		sandbox,
+		close: async () => {
+			await Promise.all(
+				servers.map(
+					(server) =>
+						new Promise<void>((resolve) => {
+							server.close(() => resolve());
+							server.closeAllConnections();
+						}),
+				),
+			);
+		},
+	};
+}
