@@ -124,6 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		const port = await listen(server, firstPort === 0 ? 0 : firstPort + index, host);
 		for (const api of group) urls[api] = `http://${host}:${port}`;
 	}
+	sandbox.urls = { ...urls };
 	return {
 		ready: true,
 		coreUrl: urls.core,
