@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
-import { projectDescription } from './resources/project';
+import { searchEmployees, searchMachines, searchProjects, searchWorkOrders } from './listSearch';
+import { RESOURCES } from './resources';
 
 export class FieldOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,6 +20,9 @@ export class FieldOps implements INodeType {
 		requestDefaults: {
 			baseURL: '={{ $credentials.coreUrl.replace(/\\/+$/, "") }}',
 			headers: { Accept: 'application/json' },
+			json: true,
+			// Error statuses reach the postReceive hook, which explains them; a 401 still throws so n8n renews the token.
+			ignoreHttpStatusErrors: { ignore: true, except: [401] },
 		},
 		properties: [
 			{
@@ -26,10 +30,18 @@ export class FieldOps implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Project', value: 'project' }],
+				options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
 				default: 'project',
 			},
-			...projectDescription,
+			...RESOURCES.flatMap((resource) => resource.properties),
 		],
+	};
+
+	customOperations = Object.fromEntries(
+		RESOURCES.filter((resource) => resource.customOperations).map((resource) => [resource.value, resource.customOperations ?? {}]),
+	);
+
+	methods = {
+		listSearch: { searchProjects, searchWorkOrders, searchMachines, searchEmployees },
 	};
 }

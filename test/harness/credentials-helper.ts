@@ -105,7 +105,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (raw) return data;
 		const withDefaults = (NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), data as INodeParameters, true, false, null, null) ??
 			{}) as ICredentialDataDecryptedObject;
-		withDefaults.oauthTokenData = data.oauthTokenData;
+		// As n8n: stored token data wins over the `oauthTokenData` default of OAuth2 types.
+		if (data.oauthTokenData !== undefined) withDefaults.oauthTokenData = data.oauthTokenData;
 		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: mockNodeTypes });
 		return workflow.expression.getComplexParameterValue(
 			mockNode,
@@ -135,6 +136,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	getCredentialsProperties(type: string): INodeProperties[] {
 		const credentialType = this.credentialTypes.get(type);
 		if (!credentialType) throw new Error(`Unknown credential type ${type}`);
+		if (!credentialType.extends && ['oAuth1Api', 'oAuth2Api'].includes(type)) {
+			// n8n adds the token store to the OAuth base types.
+			return [...credentialType.properties, { displayName: 'oauthTokenData', name: 'oauthTokenData', type: 'json', default: {} }];
+		}
 		const merged: INodeProperties[] = [];
 		for (const parent of credentialType.extends ?? []) NodeHelpers.mergeNodeProperties(merged, this.getCredentialsProperties(parent));
 		NodeHelpers.mergeNodeProperties(merged, credentialType.properties);

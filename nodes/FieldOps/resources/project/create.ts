@@ -1,0 +1,30 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { companyIdField } from '../../shared/fields';
+import { projectFields } from './fields';
+
+const show = { resource: ['project'], operation: ['create', 'replace'] };
+
+export const projectCreateDescription: INodeProperties[] = [
+	companyIdField(show),
+	{
+		displayName: 'Project Number',
+		name: 'projectNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show },
+		placeholder: 'e.g. P2044',
+		description: 'The project number, unique within your company',
+		routing: { send: { type: 'body', property: 'projectNumber' } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: projectFields,
+	},
+];

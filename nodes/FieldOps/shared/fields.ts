@@ -1,0 +1,62 @@
+import type { INodeProperties, NodePropertyTypes } from 'n8n-workflow';
+
+/** A field sent as a JSON body property of the same name (for Additional Fields / Update Fields collections). */
+export function bodyField(
+	displayName: string,
+	name: string,
+	type: NodePropertyTypes,
+	description: string,
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	const defaults: Partial<Record<NodePropertyTypes, unknown>> = { boolean: false, number: 0, dateTime: '', string: '', options: '' };
+	return {
+		displayName,
+		name,
+		type,
+		default: (defaults[type] ?? '') as INodeProperties['default'],
+		description,
+		routing: { send: { type: 'body', property: name } },
+		...extra,
+	};
+}
+
+/** A regex validation for string fields, checked by n8n before the node runs. */
+export function pattern(regex: string, errorMessage: string): Partial<INodeProperties> {
+	return { typeOptions: { validation: [{ type: 'regex', properties: { regex, errorMessage } }] } } as Partial<INodeProperties>;
+}
+
+/** Return All / Limit for list endpoints that answer everything at once (the limit is applied by n8n). */
+export function returnAllOrLimit(show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			displayOptions: { show },
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+			typeOptions: { minValue: 1 },
+			default: 50,
+			routing: { output: { maxResults: '={{ $value }}' } },
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+export const companyIdField = (show: Record<string, string[]>): INodeProperties => ({
+	displayName: 'Company ID',
+	name: 'companyId',
+	type: 'string',
+	required: true,
+	default: '',
+	displayOptions: { show },
+	placeholder: 'e.g. 6c1f0a52-1d4e-…',
+	hint: 'The ID of your company in Field Ops (shown on the integration page of the web administration, and as companyId on any project)',
+	routing: { send: { type: 'body', property: 'companyId' } },
+});
