@@ -1,0 +1,88 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
+
+export type ItemOutcome = { ok: true; json: IDataObject } | { ok: false; message: string; description?: string };
+
+export interface BatchSpec {
+	/** Builds the request element for one input item; throwing marks only that item as failed (no request). */
+	buildElement(itemIndex: number): IDataObject;
+	/** Sends one batch in ONE request and answers one outcome per element, in order. */
+	send(elements: IDataObject[], itemIndexes: number[]): Promise<ItemOutcome[]>;
+	/** What an item is, for messages ("machine"). */
+	what: string;
+}
+
+export const DEFAULT_BATCH_SIZE = 100;
+
+/** The "Batch Size" option of batched operations. */
+export function batchSizeOption(show: Record<string, string[]>, max = 1000): INodeProperties {
+	return {
+		displayName: 'Batch Size',
+		name: 'batchSize',
+		type: 'number',
+		default: DEFAULT_BATCH_SIZE,
+		typeOptions: { minValue: 1, maxValue: max },
+		displayOptions: { show },
+		description: 'How many input items are sent in one request. Each item still gets its own result.',
+	};
+}
+
+/**
+ * Runs a batched operation: input items are sent in batches of `batchSize`, one request per batch, and each
+ * output item is the result of its own input item (paired). A failed item does not fail the others: with
+ * "Continue On Fail" it becomes an error item, otherwise the node stops at the first failure after the
+ * whole batch was sent, saying how many others were saved.
+ */
+export async function runBatched(context: IExecuteFunctions, spec: BatchSpec): Promise<INodeExecutionData[][]> {
+	const items = context.getInputData();
+	const batchSize = Math.max(1, Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE)));
+	const outcomes: ItemOutcome[] = new Array(items.length);
+
+	for (let start = 0; start < items.length; start += batchSize) {
+		const elements: IDataObject[] = [];
+		const indexes: number[] = [];
+		for (let itemIndex = start; itemIndex < Math.min(start + batchSize, items.length); itemIndex++) {
+			try {
+				elements.push(spec.buildElement(itemIndex));
+				indexes.push(itemIndex);
+			} catch (error) {
+				outcomes[itemIndex] = { ok: false, message: (error as Error).message, description: (error as NodeOperationError).description ?? undefined };
+			}
+		}
+		if (elements.length === 0) continue;
+		try {
+			const results = await spec.send(elements, indexes);
+			indexes.forEach((itemIndex, position) => {
+				outcomes[itemIndex] = results[position] ?? { ok: false, message: `Field Ops returned no result for this ${spec.what}` };
+			});
+		} catch (error) {
+			// The whole request failed (network, 401, 5xx): every item of this batch failed the same way.
+			if (!context.continueOnFail()) throw error;
+			for (const itemIndex of indexes) outcomes[itemIndex] = { ok: false, message: (error as Error).message, description: (error as NodeOperationError).description ?? undefined };
+		}
+	}
+
+	const succeeded = outcomes.filter((o) => o.ok).length;
+	const failure = (itemIndex: number, outcome: Extract<ItemOutcome, { ok: false }>) =>
+		new NodeOperationError(context.getNode(), `${spec.what[0].toUpperCase()}${spec.what.slice(1)} of item ${itemIndex + 1} failed: ${outcome.message}`, {
+			itemIndex,
+			description: [outcome.description, succeeded > 0 ? `The other ${succeeded} item(s) were saved.` : undefined].filter(Boolean).join('\n'),
+		});
+	if (!context.continueOnFail()) {
+		const failedIndex = outcomes.findIndex((outcome) => !outcome.ok);
+		const failed = outcomes[failedIndex];
+		if (failed && !failed.ok) throw failure(failedIndex, failed);
+	}
+	return [
+		outcomes.map((outcome, itemIndex) => {
+			if (outcome.ok) return { json: outcome.json, pairedItem: { item: itemIndex } };
+			const error = failure(itemIndex, outcome);
+			return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+		}),
+	];
+}
