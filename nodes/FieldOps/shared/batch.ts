@@ -1,4 +1,5 @@
 import {
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -62,7 +63,9 @@ export async function runBatched(context: IExecuteFunctions, spec: BatchSpec): P
 			});
 		} catch (error) {
 			// The whole request failed (network, 401, 5xx): every item of this batch failed the same way.
-			if (!context.continueOnFail()) throw error;
+			if (!context.continueOnFail()) {
+				throw error instanceof NodeApiError ? error : new NodeOperationError(context.getNode(), error as Error);
+			}
 			for (const itemIndex of indexes) outcomes[itemIndex] = { ok: false, message: (error as Error).message, description: (error as NodeOperationError).description ?? undefined };
 		}
 	}
