@@ -48,23 +48,45 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 			description:
 				'Which Field Ops environment these addresses and this client belong to. Credentials of one environment do not work in the other.',
 		},
-		urlProperty('Core API URL', 'coreUrl', 'https://api.example.com', 'Root address of the core integration API'),
-		urlProperty('Reporting API URL', 'reportingUrl', 'https://reporting.example.com', 'Root address of the reporting (data extraction) API'),
-		urlProperty('Token Server URL', 'identityUrl', 'https://identity.example.com', 'Root address of the token server; the token is requested from its /connect/token'),
-		urlProperty('Machine-State API URL', 'machineStateUrl', 'https://machinestate.example.com', 'Root address of the machine-state API'),
+		urlProperty(
+			'Core API URL',
+			'coreUrl',
+			'https://api.example.com',
+			'Root address of the core integration API',
+		),
+		urlProperty(
+			'Reporting API URL',
+			'reportingUrl',
+			'https://reporting.example.com',
+			'Root address of the reporting (data extraction) API',
+		),
+		urlProperty(
+			'Token Server URL',
+			'identityUrl',
+			'https://identity.example.com',
+			'Root address of the token server; the token is requested from its /connect/token',
+		),
+		urlProperty(
+			'Machine-State API URL',
+			'machineStateUrl',
+			'https://machinestate.example.com',
+			'Root address of the machine-state API',
+		),
 		{
 			displayName: 'Use Core API',
 			name: 'useCoreApi',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to request access to the core API (projects, work orders, machines, people, documents)',
+			description:
+				'Whether to request access to the core API (projects, work orders, machines, people, documents)',
 		},
 		{
 			displayName: 'Use Reporting API',
 			name: 'useReportingApi',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to request access to the reporting API (time, absence, payroll, images, checklists…)',
+			description:
+				'Whether to request access to the reporting API (time, absence, payroll, images, checklists…)',
 		},
 		{
 			displayName: 'Use Machine-State API',

@@ -11,7 +11,8 @@ export class FieldOps implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',
+		description:
+			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',
 		defaults: { name: 'Field Ops' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -38,7 +39,10 @@ export class FieldOps implements INodeType {
 	};
 
 	customOperations = Object.fromEntries(
-		RESOURCES.filter((resource) => resource.customOperations).map((resource) => [resource.value, resource.customOperations ?? {}]),
+		RESOURCES.filter((resource) => resource.customOperations).map((resource) => [
+			resource.value,
+			resource.customOperations ?? {},
+		]),
 	);
 
 	methods = {

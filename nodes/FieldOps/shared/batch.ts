@@ -7,7 +7,9 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-export type ItemOutcome = { ok: true; json: IDataObject } | { ok: false; message: string; description?: string };
+export type ItemOutcome =
+	| { ok: true; json: IDataObject }
+	| { ok: false; message: string; description?: string };
 
 export interface BatchSpec {
 	/** Builds the request element for one input item; throwing marks only that item as failed (no request). */
@@ -39,7 +41,10 @@ export function batchSizeOption(show: Record<string, string[]>, max = 1000): INo
  * "Continue On Fail" it becomes an error item, otherwise the node stops at the first failure after the
  * whole batch was sent, saying how many others were saved.
  */
-export async function runBatched(context: IExecuteFunctions, spec: BatchSpec): Promise<INodeExecutionData[][]> {
+export async function runBatched(
+	context: IExecuteFunctions,
+	spec: BatchSpec,
+): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
 	const batchSize = Math.max(1, Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE)));
 	const outcomes: ItemOutcome[] = new Array(items.length);
@@ -52,30 +57,53 @@ export async function runBatched(context: IExecuteFunctions, spec: BatchSpec): P
 				elements.push(spec.buildElement(itemIndex));
 				indexes.push(itemIndex);
 			} catch (error) {
-				outcomes[itemIndex] = { ok: false, message: (error as Error).message, description: (error as NodeOperationError).description ?? undefined };
+				outcomes[itemIndex] = {
+					ok: false,
+					message: (error as Error).message,
+					description: (error as NodeOperationError).description ?? undefined,
+				};
 			}
 		}
 		if (elements.length === 0) continue;
 		try {
 			const results = await spec.send(elements, indexes);
 			indexes.forEach((itemIndex, position) => {
-				outcomes[itemIndex] = results[position] ?? { ok: false, message: `Field Ops returned no result for this ${spec.what}` };
+				outcomes[itemIndex] = results[position] ?? {
+					ok: false,
+					message: `Field Ops returned no result for this ${spec.what}`,
+				};
 			});
 		} catch (error) {
 			// The whole request failed (network, 401, 5xx): every item of this batch failed the same way.
 			if (!context.continueOnFail()) {
-				throw error instanceof NodeApiError ? error : new NodeOperationError(context.getNode(), error as Error);
+				throw error instanceof NodeApiError
+					? error
+					: new NodeOperationError(context.getNode(), error as Error);
 			}
-			for (const itemIndex of indexes) outcomes[itemIndex] = { ok: false, message: (error as Error).message, description: (error as NodeOperationError).description ?? undefined };
+			for (const itemIndex of indexes)
+				outcomes[itemIndex] = {
+					ok: false,
+					message: (error as Error).message,
+					description: (error as NodeOperationError).description ?? undefined,
+				};
 		}
 	}
 
 	const succeeded = outcomes.filter((o) => o.ok).length;
 	const failure = (itemIndex: number, outcome: Extract<ItemOutcome, { ok: false }>) =>
-		new NodeOperationError(context.getNode(), `${spec.what[0].toUpperCase()}${spec.what.slice(1)} of item ${itemIndex + 1} failed: ${outcome.message}`, {
-			itemIndex,
-			description: [outcome.description, succeeded > 0 ? `The other ${succeeded} item(s) were saved.` : undefined].filter(Boolean).join('\n'),
-		});
+		new NodeOperationError(
+			context.getNode(),
+			`${spec.what[0].toUpperCase()}${spec.what.slice(1)} of item ${itemIndex + 1} failed: ${outcome.message}`,
+			{
+				itemIndex,
+				description: [
+					outcome.description,
+					succeeded > 0 ? `The other ${succeeded} item(s) were saved.` : undefined,
+				]
+					.filter(Boolean)
+					.join('\n'),
+			},
+		);
 	if (!context.continueOnFail()) {
 		const failedIndex = outcomes.findIndex((outcome) => !outcome.ok);
 		const failed = outcomes[failedIndex];

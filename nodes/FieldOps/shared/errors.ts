@@ -56,21 +56,39 @@ export function describeErrors(body: ApiErrorBody): string[] {
  * Turns a Field Ops error response into a NodeApiError whose message says what went wrong and whose
  * description says what to do. `what` names the thing the request was about ("project", "work order").
  */
-export function fieldOpsApiError(node: INode, statusCode: number, body: unknown, what?: string, itemIndex?: number): NodeApiError {
+export function fieldOpsApiError(
+	node: INode,
+	statusCode: number,
+	body: unknown,
+	what?: string,
+	itemIndex?: number,
+): NodeApiError {
 	const parsed = asBody(body);
 	const details = describeErrors(parsed);
 	const apiMessage = parsed.message ?? parsed.error_description ?? parsed.error;
 	let message: string;
-	if (statusCode === 404) message = `${what ? `The ${what} was not found` : 'Not found'}${apiMessage ? `: ${apiMessage}` : ''}`;
-	else if (statusCode === 403) message = `No access${what ? ` to this ${what}` : ''}${apiMessage ? `: ${apiMessage}` : ''}`;
-	else if (details.length > 0) message = `Field Ops refused the request: ${details.length === 1 ? details[0] : `${details.length} problems`}`;
-	else message = apiMessage ? `Field Ops answered ${statusCode}: ${apiMessage}` : `Field Ops answered ${statusCode}`;
+	if (statusCode === 404)
+		message = `${what ? `The ${what} was not found` : 'Not found'}${apiMessage ? `: ${apiMessage}` : ''}`;
+	else if (statusCode === 403)
+		message = `No access${what ? ` to this ${what}` : ''}${apiMessage ? `: ${apiMessage}` : ''}`;
+	else if (details.length > 0)
+		message = `Field Ops refused the request: ${details.length === 1 ? details[0] : `${details.length} problems`}`;
+	else
+		message = apiMessage
+			? `Field Ops answered ${statusCode}: ${apiMessage}`
+			: `Field Ops answered ${statusCode}`;
 	const hint = HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : undefined);
-	const description = [details.length > 1 ? details.join('\n') : undefined, hint].filter(Boolean).join('\n\n');
-	return new NodeApiError(node, { message: apiMessage ?? '', errors: (parsed.errors ?? []) as unknown as JsonObject[] } as JsonObject, {
-		message,
-		description,
-		httpCode: String(statusCode),
-		itemIndex,
-	});
+	const description = [details.length > 1 ? details.join('\n') : undefined, hint]
+		.filter(Boolean)
+		.join('\n\n');
+	return new NodeApiError(
+		node,
+		{ message: apiMessage ?? '', errors: (parsed.errors ?? []) as unknown as JsonObject[] } as JsonObject,
+		{
+			message,
+			description,
+			httpCode: String(statusCode),
+			itemIndex,
+		},
+	);
 }

@@ -8,7 +8,13 @@ export function bodyField(
 	description: string,
 	extra: Partial<INodeProperties> = {},
 ): INodeProperties {
-	const defaults: Partial<Record<NodePropertyTypes, unknown>> = { boolean: false, number: 0, dateTime: '', string: '', options: '' };
+	const defaults: Partial<Record<NodePropertyTypes, unknown>> = {
+		boolean: false,
+		number: 0,
+		dateTime: '',
+		string: '',
+		options: '',
+	};
 	return {
 		displayName,
 		name,
@@ -22,7 +28,9 @@ export function bodyField(
 
 /** A regex validation for string fields, checked by n8n before the node runs. */
 export function pattern(regex: string, errorMessage: string): Partial<INodeProperties> {
-	return { typeOptions: { validation: [{ type: 'regex', properties: { regex, errorMessage } }] } } as Partial<INodeProperties>;
+	return {
+		typeOptions: { validation: [{ type: 'regex', properties: { regex, errorMessage } }] },
+	} as Partial<INodeProperties>;
 }
 
 /** Return All / Limit for list endpoints that answer everything at once (the limit is applied by n8n). */

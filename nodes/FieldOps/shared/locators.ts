@@ -12,10 +12,18 @@ type Resolver = (context: IExecuteSingleFunctions, locator: LocatorValue, field?
 const enc = encodeURIComponent;
 
 /** The identifier a lookup answered, or a clear error when the answer has none. */
-function pick(record: Record<string, unknown>, key: string, context: IExecuteSingleFunctions, what: string, value: string): string {
+function pick(
+	record: Record<string, unknown>,
+	key: string,
+	context: IExecuteSingleFunctions,
+	what: string,
+	value: string,
+): string {
 	const id = record?.[key];
 	if (typeof id !== 'string' || id === '') {
-		throw new NodeOperationError(context.getNode(), `Could not find the ${what} "${value}"`, { itemIndex: context.getItemIndex() });
+		throw new NodeOperationError(context.getNode(), `Could not find the ${what} "${value}"`, {
+			itemIndex: context.getItemIndex(),
+		});
 	}
 	return id;
 }
@@ -53,10 +61,14 @@ const RESOLVERS: Record<string, Resolver> = {
 		});
 		const match = workOrders.find((w) => w.externalId === value);
 		if (!match) {
-			throw new NodeOperationError(context.getNode(), `No work order with external ID "${value}" in this project`, {
-				description: 'External IDs are unique within a project: check the project and the external ID.',
-				itemIndex: context.getItemIndex(),
-			});
+			throw new NodeOperationError(
+				context.getNode(),
+				`No work order with external ID "${value}" in this project`,
+				{
+					description: 'External IDs are unique within a project: check the project and the external ID.',
+					itemIndex: context.getItemIndex(),
+				},
+			);
 		}
 		return pick(match, 'id', context, 'work order', value);
 	},
@@ -72,7 +84,11 @@ const RESOLVERS: Record<string, Resolver> = {
 };
 
 /** Reads parameter `name` (a resource locator or a plain value) and resolves it for a path. */
-export async function resolveLocator(context: IExecuteSingleFunctions, name: string, field?: string): Promise<string> {
+export async function resolveLocator(
+	context: IExecuteSingleFunctions,
+	name: string,
+	field?: string,
+): Promise<string> {
 	const raw = context.getNodeParameter(name, '', { extractValue: false }) as unknown;
 	const locator: LocatorValue =
 		raw && typeof raw === 'object'
@@ -91,7 +107,12 @@ export async function resolveLocator(context: IExecuteSingleFunctions, name: str
 
 type LocatorOverrides = Partial<INodeProperties> & Pick<INodeProperties, 'displayOptions'>;
 
-const idMode = (placeholder: string) => ({ displayName: 'By ID', name: 'id', type: 'string' as const, placeholder });
+const idMode = (placeholder: string) => ({
+	displayName: 'By ID',
+	name: 'id',
+	type: 'string' as const,
+	placeholder,
+});
 
 export function projectLocator(overrides: LocatorOverrides): INodeProperties {
 	return {
@@ -102,7 +123,12 @@ export function projectLocator(overrides: LocatorOverrides): INodeProperties {
 		required: true,
 		description: 'The project: pick it from the list, or give its ID or its project number',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchProjects', searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchProjects', searchable: true },
+			},
 			idMode('e.g. 3f2b6c1e-…'),
 			{ displayName: 'By Project Number', name: 'projectNumber', type: 'string', placeholder: 'e.g. P1001' },
 		],
@@ -117,9 +143,15 @@ export function workOrderLocator(overrides: LocatorOverrides): INodeProperties {
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description: 'The work order: pick it from the work orders of the project, or give its ID or its external ID (unique within the project)',
+		description:
+			'The work order: pick it from the work orders of the project, or give its ID or its external ID (unique within the project)',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchWorkOrders', searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchWorkOrders', searchable: true },
+			},
 			idMode('e.g. 8d1c…'),
 			{ displayName: 'By External ID', name: 'externalId', type: 'string', placeholder: 'e.g. P1001-03' },
 		],
@@ -136,7 +168,12 @@ export function machineLocator(overrides: LocatorOverrides): INodeProperties {
 		required: true,
 		description: 'The machine or equipment: pick it from the list, or give its ID or its machine number',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchMachines', searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchMachines', searchable: true },
+			},
 			idMode('e.g. 5a7e…'),
 			{ displayName: 'By Machine Number', name: 'machineNumber', type: 'string', placeholder: 'e.g. M100' },
 		],
@@ -153,7 +190,12 @@ export function employeeLocator(overrides: LocatorOverrides): INodeProperties {
 		required: true,
 		description: 'The employee: search by name, phone, e-mail or number, or give the employee number',
 		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchEmployees', searchable: true } },
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchEmployees', searchable: true },
+			},
 			{ displayName: 'By Employee Number', name: 'employeeNumber', type: 'string', placeholder: 'e.g. 1042' },
 		],
 		...overrides,

@@ -34,7 +34,10 @@ const RESOURCE_LABELS: Record<string, string> = {
  * Replaces `:name` path segments with the value of the node parameter `name` (a resource locator is
  * resolved to an ID first, e.g. a project number is looked up), URL-encoded as one path segment.
  */
-export async function resolvePathPreSend(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function resolvePathPreSend(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	const names = [...requestOptions.url.matchAll(/:([A-Za-z]\w*)(?:\.(\w+))?/g)];
 	for (const [placeholder, name, field] of names) {
 		const value = await resolveLocator(this, name, field);
@@ -48,7 +51,11 @@ export async function resolvePathPreSend(this: IExecuteSingleFunctions, requestO
  * becomes one item per element; a bare boolean or an empty body becomes one small item; each item is
  * paired with the input item (n8n does not do that when one input yields several outputs).
  */
-export async function toItems(this: IExecuteSingleFunctions, _items: INodeExecutionData[], response: IN8nHttpFullResponse): Promise<INodeExecutionData[]> {
+export async function toItems(
+	this: IExecuteSingleFunctions,
+	_items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
 	const { statusCode, body } = response;
 	const item = { item: this.getItemIndex() };
 	if (statusCode >= 400) {
@@ -90,7 +97,9 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 			request: {
 				method: spec.method,
 				url: spec.path,
-				...(api === 'core' ? {} : { baseURL: `={{ $credentials.${API_URL_FIELD[api]}.replace(/\\/+$/, "") }}` }),
+				...(api === 'core'
+					? {}
+					: { baseURL: `={{ $credentials.${API_URL_FIELD[api]}.replace(/\\/+$/, "") }}` }),
 			},
 			send: { preSend: [freshTokenPreSend, resolvePathPreSend, ...(spec.preSend ?? [])] },
 			output: { postReceive: [toItems, ...(spec.postReceive ?? [])] },

@@ -1,4 +1,11 @@
-import type { IAllExecuteFunctions, IExecuteFunctions, IExecuteSingleFunctions, IHttpRequestOptions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IAllExecuteFunctions,
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
 
@@ -21,7 +28,10 @@ function needsNewToken(token: StoredToken | undefined, nowMs: number): boolean {
 	const expiresAt = Number(token.n8n_expires_at);
 	if (!Number.isFinite(expiresAt)) return false;
 	const lifetimeMs = Number(token.expires_in) * 1000;
-	const marginMs = Number.isFinite(lifetimeMs) && lifetimeMs > 0 ? Math.min(MAX_REFRESH_MARGIN_MS, lifetimeMs * REFRESH_SHARE) : MAX_REFRESH_MARGIN_MS;
+	const marginMs =
+		Number.isFinite(lifetimeMs) && lifetimeMs > 0
+			? Math.min(MAX_REFRESH_MARGIN_MS, lifetimeMs * REFRESH_SHARE)
+			: MAX_REFRESH_MARGIN_MS;
 	return expiresAt - nowMs <= marginMs;
 }
 
@@ -37,14 +47,16 @@ function needsNewToken(token: StoredToken | undefined, nowMs: number): boolean {
 export async function ensureFreshToken(context: TokenContext): Promise<void> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	if (!credentialId) return;
-	const read = async () => (await context.getCredentials(CREDENTIAL_TYPE)).oauthTokenData as StoredToken | undefined;
+	const read = async () =>
+		(await context.getCredentials(CREDENTIAL_TYPE)).oauthTokenData as StoredToken | undefined;
 	if (!needsNewToken(await read(), Date.now())) return;
 
 	let pending = inFlight.get(credentialId);
 	if (!pending) {
 		pending = (async () => {
 			// Another item may have renewed it while this one waited for the credential.
-			if (needsNewToken(await read(), Date.now())) await context.helpers.refreshOAuth2Token.call(context as IAllExecuteFunctions, CREDENTIAL_TYPE);
+			if (needsNewToken(await read(), Date.now()))
+				await context.helpers.refreshOAuth2Token.call(context as IAllExecuteFunctions, CREDENTIAL_TYPE);
 		})().finally(() => inFlight.delete(credentialId));
 		inFlight.set(credentialId, pending);
 	}
@@ -52,7 +64,10 @@ export async function ensureFreshToken(context: TokenContext): Promise<void> {
 }
 
 /** preSend hook form of {@link ensureFreshToken}, for declarative operations. */
-export async function freshTokenPreSend(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+export async function freshTokenPreSend(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
 	await ensureFreshToken(this);
 	return requestOptions;
 }

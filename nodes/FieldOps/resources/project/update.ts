@@ -12,6 +12,14 @@ export const projectUpdateDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: { resource: ['project'], operation: ['update'] } },
 		description: 'Only the fields you add here change; everything else stays as it is',
-		options: [bodyField('Project Number', 'projectNumber', 'string', 'A new project number, unique within your company'), ...projectFields],
+		options: [
+			bodyField(
+				'Project Number',
+				'projectNumber',
+				'string',
+				'A new project number, unique within your company',
+			),
+			...projectFields,
+		],
 	},
 ];

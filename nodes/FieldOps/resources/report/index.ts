@@ -1,9 +1,12 @@
+import { REPORT_FEEDS } from '../../shared/reports';
 import type { ResourceModule } from '../../shared/types';
+import { reportProperties } from './description';
+import { exportReport } from './execute';
 
-/** Not built yet: a resource without properties is left out of the node. */
 export const reportResource: ResourceModule = {
 	name: 'Report',
 	value: 'report',
 	description: 'Export reporting data: time, absence, payroll, machines, images, checklists, incidents',
-	properties: [],
+	properties: reportProperties,
+	customOperations: Object.fromEntries(REPORT_FEEDS.map((feed) => [feed.value, exportReport(feed)])),
 };

@@ -1,0 +1,63 @@
+import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from './constants';
+import { fieldOpsApiError } from './errors';
+import { ensureFreshToken } from './token';
+import { apiBaseUrl } from './transport';
+
+/** The file name a Content-Disposition header carries (RFC 6266/5987 `filename*` preferred). */
+export function fileNameFromDisposition(header: unknown): string | undefined {
+	if (typeof header !== 'string') return undefined;
+	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+		} catch {
+			// fall through to the plain filename
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+	return plain ? (plain[2] ?? plain[1]).trim() : undefined;
+}
+
+/**
+ * Whether `url` lies under the credential's Core API address. File links come from API responses; a link to
+ * any other place never gets the access token.
+ */
+export async function isCoreApiUrl(context: IExecuteFunctions, url: string): Promise<boolean> {
+	let target: URL;
+	let core: URL;
+	try {
+		target = new URL(url);
+		core = new URL(`${await apiBaseUrl(context, 'core')}/`);
+	} catch {
+		return false;
+	}
+	return target.origin === core.origin && target.pathname.startsWith(core.pathname);
+}
+
+/** Downloads an authenticated file URL of the Core API into n8n's binary store, streamed. */
+export async function downloadCoreFile(
+	context: IExecuteFunctions,
+	url: string,
+	fallbackName: string,
+	itemIndex: number,
+): Promise<IBinaryData> {
+	await ensureFreshToken(context);
+	const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
+		method: 'GET',
+		url,
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: { ignore: true, except: [401] },
+	})) as IN8nHttpFullResponse;
+	if (response.statusCode >= 400) {
+		throw fieldOpsApiError(context.getNode(), response.statusCode, undefined, 'file', itemIndex);
+	}
+	const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
+	const contentType = String(response.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
+	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : undefined;
+	return await context.helpers.prepareBinaryData(response.body as Buffer, fileName, mimeType);
+}
