@@ -128,10 +128,35 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 		},
 	];
 
+	// One cheap read on the first API the credential uses: it proves the token server, the client, the scope
+	// and that API's address together. (n8n runs a single test request; the machine-state API has no cheap read.)
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ $credentials.coreUrl }}',
-			url: '/api/MachineType',
+			baseURL: '={{ ($credentials.useCoreApi || !$credentials.useReportingApi ? $credentials.coreUrl : $credentials.reportingUrl).replace(/\\/+$/, "") }}',
+			url: '={{ $credentials.useCoreApi || !$credentials.useReportingApi ? "/api/MachineType" : "/v1/user?ChunkLimit=1" }}',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'Field Ops did not accept the token. Check the Client ID and Client Secret, and that the client is enabled on the integration page.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message: 'The client is not allowed to use this API. Untick the APIs it was not given, or ask your Field Ops administrator to grant them.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Nothing answers at this address. Check the Core API URL and Reporting API URL (they come with your onboarding).',
+				},
+			},
+		],
 	};
 }
