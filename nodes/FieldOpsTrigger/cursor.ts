@@ -19,7 +19,7 @@
  * - Fallback for feeds without a modification time in their records: the cursor becomes the start of the
  *   last poll that emitted everything it read (n8n's clock, the only time we have), ModifiedSince is that minus
  *   the overlap, and `seen` (stamped with the poll time) dedupes what the overlap re-reads. The overlap must
- *   then also cover the skew between the server's clock and n8n's.
+ *   then also cover the skew between the server's clock and n8n's, and be longer than one poll's paging.
  * - Events: a tombstone (`isDeleted`) is `deleted`; a record already in `seen` is `changed`; a record created
  *   at or after `newFrom` (the window start when the trigger was last caught up) is `new`; anything else is
  *   `changed` (it existed before the window, so it was reported or predates the start). While a capped backlog
@@ -179,8 +179,11 @@ export function advance<T>(
 	const next: CursorState = { ...state, cursor, seen: [] };
 	const nextFrom = windowStart(next, overlap);
 	next.newFrom = caughtUp ? nextFrom : state.newFrom;
+	// A fallback version is stamped with its poll's start but may have been modified while that poll paged:
+	// keeping it one more overlap still dedupes it for polls shorter than the overlap.
+	const keepFrom = polled ? nextFrom - overlap : nextFrom;
 	for (const [identity, { fingerprint, at }] of seen) {
-		if (at >= nextFrom) next.seen.push([identity, fingerprint, at]);
+		if (at >= keepFrom) next.seen.push([identity, fingerprint, at]);
 	}
 	return { emit, state: next, caughtUp };
 }

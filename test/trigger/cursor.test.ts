@@ -1,0 +1,460 @@
+import {
+	advance,
+	DEFAULT_OVERLAP_MS,
+	fingerprintOf,
+	modifiedSince,
+	newestForTest,
+	parseTimestamp,
+	readState,
+	startState,
+	type CursorOptions,
+	type CursorState,
+	type Feed,
+	type PollResult,
+	type TriggerEvent,
+} from '../../nodes/FieldOpsTrigger/cursor';
+import { deepFreeze, iso, recordFeed, SimulatedFeed, untimedFeed, type Rec } from './simulated-feed';
+
+const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
+const s = (seconds: number) => T0 + seconds * 1000;
+const ALL: TriggerEvent[] = ['new', 'changed', 'deleted'];
+const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
+	events: ALL,
+	maxPerPoll: 100,
+	overlapMs: 0,
+	...overrides,
+});
+
+function rec(id: string, modifiedSec: number, extra: Partial<Rec> = {}): Rec {
+	return { id, createdDateTime: iso(s(modifiedSec)), modifiedDateTime: iso(s(modifiedSec)), rev: 0, note: '', ...extra };
+}
+
+/** One poll with the state and records deep-frozen: the module must neither mutate them nor depend on it. */
+function poll<T>(
+	state: CursorState,
+	records: T[],
+	opts: CursorOptions = options(),
+	now = s(10_000),
+	feed: Feed<T> = recordFeed as unknown as Feed<T>,
+): PollResult<T> {
+	const before = JSON.stringify(state);
+	const recordsBefore = JSON.stringify(records);
+	const result = advance(deepFreeze(state), deepFreeze(records), feed, opts, now);
+	expect(JSON.stringify(state)).toBe(before);
+	expect(JSON.stringify(records)).toBe(recordsBefore);
+	// The state lives in n8n's static data: it must survive JSON unchanged.
+	expect(JSON.parse(JSON.stringify(result.state))).toEqual(result.state);
+	return result;
+}
+
+const summary = (result: PollResult<Rec>) => result.emit.map(({ event, record }) => `${event}:${record.id}@${record.rev}`);
+const fromDate = (seconds: number, opts = options()) => startState(recordFeed, { from: 'date', date: s(seconds) }, s(99_999), opts);
+
+describe('timestamps and fingerprints', () => {
+	test('parseTimestamp reads UTC, offsets, 7 fractional digits and treats a missing zone as UTC', () => {
+		expect(parseTimestamp('2026-11-22T08:00:00Z')).toBe(T0);
+		expect(parseTimestamp('2026-11-22T08:00:00.1234567Z')).toBe(T0 + 123);
+		expect(parseTimestamp('2026-11-22T08:00:00')).toBe(T0);
+		expect(parseTimestamp('2026-11-22T10:00:00+02:00')).toBe(T0);
+		expect(parseTimestamp('2026-11-22')).toBe(Date.UTC(2026, 10, 22));
+		expect(parseTimestamp(T0)).toBe(T0);
+		for (const bad of ['', 'yesterday', null, undefined, {}, Number.NaN]) expect(parseTimestamp(bad)).toBeUndefined();
+	});
+
+	test('fingerprintOf ignores key order and undefined fields, and changes with any content', () => {
+		const a = fingerprintOf({ id: '1', nested: { x: 1, y: [1, 'two', null] } });
+		expect(a).toMatch(/^[0-9a-f]{16}$/);
+		expect(fingerprintOf({ nested: { y: [1, 'two', null], x: 1 }, id: '1', gone: undefined })).toBe(a);
+		expect(fingerprintOf({ id: '1', nested: { x: 1, y: [1, 'two', false] } })).not.toBe(a);
+		expect(fingerprintOf({ id: '1', nested: { x: 2, y: [1, 'two', null] } })).not.toBe(a);
+		expect(fingerprintOf({ id: '2', nested: { x: 1, y: [1, 'two', null] } })).not.toBe(a);
+		expect(fingerprintOf(['a', 'b'])).not.toBe(fingerprintOf(['b', 'a']));
+		const many = new Set(Array.from({ length: 5000 }, (_, i) => fingerprintOf({ id: 'x', rev: i })));
+		expect(many.size).toBe(5000);
+	});
+});
+
+describe('first activation and the requested ModifiedSince', () => {
+	test('"now" starts one overlap before n8n\'s clock, a date at the date, "everything" at the epoch', () => {
+		const opts = options({ overlapMs: 30_000 });
+		const now = startState(recordFeed, { from: 'now' }, s(100), opts);
+		expect(now).toEqual({ version: 1, mode: 'modified', cursor: s(70), floor: s(70), newFrom: s(70), seen: [] });
+		expect(modifiedSince(now, opts)).toBe(iso(s(70) - 1));
+		expect(modifiedSince(fromDate(50, opts), opts)).toBe(iso(s(50) - 1));
+		const everything = startState(recordFeed, { from: 'everything' }, s(100), opts);
+		expect(modifiedSince(everything, opts)).toBe('1970-01-01T00:00:00.000Z');
+		expect(startState(untimedFeed, { from: 'everything' }, s(100), opts).mode).toBe('polled');
+	});
+
+	test('the default overlap applies when none is given', () => {
+		const opts = { events: ALL, maxPerPoll: 10 };
+		expect(startState(recordFeed, { from: 'now' }, s(1000), opts).floor).toBe(s(1000) - DEFAULT_OVERLAP_MS);
+	});
+
+	test('ModifiedSince follows the cursor minus the overlap, but never below the chosen start', () => {
+		const opts = options({ overlapMs: 20_000 });
+		const first = poll(fromDate(100, opts), [rec('a', 110)], opts).state;
+		expect(modifiedSince(first, opts)).toBe(iso(s(100) - 1));
+		const second = poll(first, [rec('b', 150)], opts).state;
+		expect(modifiedSince(second, opts)).toBe(iso(s(130) - 1));
+	});
+
+	test('records older than the chosen date are never emitted, even if the server returns them', () => {
+		const result = poll(fromDate(100), [rec('old', 99), rec('edge', 100), rec('after', 101)]);
+		expect(summary(result)).toEqual(['new:edge@0', 'new:after@0']);
+	});
+
+	test('readState accepts its own JSON and rejects other versions, other modes and garbage', () => {
+		const state = poll(fromDate(0), [rec('a', 5)]).state;
+		const stored = JSON.parse(JSON.stringify(state));
+		expect(readState(stored, recordFeed)).toEqual(state);
+		expect(readState(stored, untimedFeed)).toBeUndefined();
+		expect(readState({ ...stored, version: 2 }, recordFeed)).toBeUndefined();
+		expect(readState({ ...stored, cursor: 'soon' }, recordFeed)).toBeUndefined();
+		expect(readState({ ...stored, seen: [['a', 'f']] }, recordFeed)).toBeUndefined();
+		for (const garbage of [undefined, null, 'x', 42, [], {}]) expect(readState(garbage, recordFeed)).toBeUndefined();
+	});
+});
+
+describe('cursor from the records, ties at the boundary', () => {
+	test('the cursor is the newest modification time read, whatever n8n\'s clock says', () => {
+		const records = [rec('a', 10), rec('b', 30), rec('c', 20)];
+		for (const now of [s(-5000), s(25), s(1e6)]) {
+			const result = poll(fromDate(0), records, options(), now);
+			expect(result.state.cursor).toBe(s(30));
+			expect(summary(result)).toEqual(['new:a@0', 'new:c@0', 'new:b@0']);
+		}
+	});
+
+	test('re-reading the boundary (inclusive ModifiedSince) emits nothing', () => {
+		const first = poll(fromDate(0), [rec('a', 10), rec('b', 20), rec('c', 20)]);
+		expect(first.state.seen.map(([id]) => id).sort()).toEqual(['b', 'c']);
+		const reread = poll(first.state, [rec('b', 20), rec('c', 20)]);
+		expect(reread.emit).toEqual([]);
+		expect(reread.state).toEqual(first.state);
+	});
+
+	test('a record at the boundary edited again is emitted as changed: later, or within the same millisecond', () => {
+		const first = poll(fromDate(0), [rec('a', 20, { createdDateTime: iso(s(5)) }), rec('b', 20)]);
+		const sameTime = poll(first.state, [rec('a', 20, { rev: 1, createdDateTime: iso(s(5)) }), rec('b', 20)]);
+		expect(summary(sameTime)).toEqual(['changed:a@1']);
+		const later = poll(sameTime.state, [rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })]);
+		expect(summary(later)).toEqual(['changed:a@2']);
+		expect(later.state.seen).toEqual([['a', fingerprintOf(rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })), s(25)]]);
+	});
+
+	test('ties split by the cap arrive on the next polls, each once, with an inclusive or exclusive server', () => {
+		for (const exclusive of [false, true]) {
+			const feed = new SimulatedFeed(s(10));
+			feed.create();
+			feed.tick(5000);
+			for (let i = 0; i < 5; i++) feed.create(); // five records sharing one timestamp
+			const opts = options({ maxPerPoll: 2 });
+			let state = fromDate(0, opts);
+			const emitted: string[] = [];
+			for (let i = 0; i < 5; i++) {
+				const result = poll(state, feed.read(modifiedSince(state, opts), { exclusive }), opts);
+				emitted.push(...summary(result));
+				expect(result.caughtUp).toBe(i >= 2);
+				state = result.state;
+			}
+			expect(emitted).toEqual(['r0001', 'r0002', 'r0003', 'r0004', 'r0005', 'r0006'].map((id) => `new:${id}@0`));
+		}
+	});
+
+	test('an exclusive server still returns the held-back rest of a tie group', () => {
+		const feed = new SimulatedFeed(s(10));
+		for (let i = 0; i < 3; i++) feed.create();
+		const opts = options({ maxPerPoll: 1 });
+		const first = poll(fromDate(0, opts), feed.read(modifiedSince(fromDate(0, opts), opts), { exclusive: true }), opts);
+		expect(first.state.cursor).toBe(s(10));
+		const rest = feed.read(modifiedSince(first.state, opts), { exclusive: true });
+		expect(rest.map((record) => record.id)).toEqual(['r0001', 'r0002', 'r0003']);
+		expect(summary(poll(first.state, rest, opts))).toEqual(['new:r0002@0']);
+	});
+});
+
+describe('clock skew and late writes', () => {
+	test('a record written late, older than the cursor but inside the overlap, is emitted once', () => {
+		const opts = options({ overlapMs: 30_000 });
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
+		const late = rec('late', 80);
+		const second = poll(first.state, [late, rec('a', 100)], opts);
+		expect(summary(second)).toEqual(['new:late@0']);
+		expect(second.state.cursor).toBe(s(100)); // never moved back by the late record
+		expect(poll(second.state, [late, rec('a', 100)], opts).emit).toEqual([]);
+	});
+
+	test('a record written later than the overlap is the documented loss', () => {
+		const opts = options({ overlapMs: 30_000 });
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
+		expect(poll(first.state, [rec('tooLate', 60), rec('a', 100)], opts).emit).toEqual([]);
+	});
+
+	test('the cap cutting at a late record keeps the cursor where it was', () => {
+		const opts = options({ overlapMs: 30_000, maxPerPoll: 1 });
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
+		const second = poll(first.state, [rec('late1', 80), rec('late2', 90), rec('a', 100)], opts);
+		expect(summary(second)).toEqual(['new:late1@0']);
+		expect(second.state.cursor).toBe(s(100));
+		const third = poll(second.state, [rec('late1', 80), rec('late2', 90), rec('a', 100)], opts);
+		expect(summary(third)).toEqual(['new:late2@0']);
+	});
+
+	test('"from now" with n8n\'s clock ahead of the server still gets records stamped just before n8n\'s now', () => {
+		const opts = options({ overlapMs: 60_000 });
+		const state = startState(recordFeed, { from: 'now' }, s(1000), opts);
+		expect(summary(poll(state, [rec('early', 900), rec('stampedBehind', 970)], opts))).toEqual(['new:stampedBehind@0']);
+	});
+});
+
+describe('events', () => {
+	const created5 = { createdDateTime: iso(s(5)) };
+
+	test('new when created inside the window, changed when created before it, deleted for tombstones', () => {
+		const opts = options({ overlapMs: 10_000 });
+		const first = poll(fromDate(50, opts), [rec('old', 60, created5), rec('fresh', 70)], opts);
+		expect(summary(first)).toEqual(['changed:old@0', 'new:fresh@0']);
+		const second = poll(
+			first.state,
+			[rec('fresh', 80, { rev: 1, createdDateTime: iso(s(70)) }), rec('gone', 90, { ...created5, isDeleted: true })],
+			opts,
+		);
+		expect(summary(second)).toEqual(['changed:fresh@1', 'deleted:gone@0']);
+	});
+
+	test('unselected events are skipped for good, move the cursor and do not count against the cap', () => {
+		const opts = options({ events: ['new', 'changed'], maxPerPoll: 1 });
+		const records = [rec('gone1', 10, { isDeleted: true }), rec('gone2', 11, { isDeleted: true }), rec('a', 12)];
+		const first = poll(fromDate(0, opts), records, opts);
+		expect(summary(first)).toEqual(['new:a@0']);
+		expect(first.caughtUp).toBe(true);
+		expect(first.state.cursor).toBe(s(12));
+		expect(poll(first.state, records, opts).emit).toEqual([]);
+	});
+
+	test('deleted only: new and changed records are passed over, tombstones emitted', () => {
+		const opts = options({ events: ['deleted'] });
+		const first = poll(fromDate(0, opts), [rec('a', 10), rec('b', 11, { isDeleted: true, rev: 3 })], opts);
+		expect(summary(first)).toEqual(['deleted:b@3']);
+		expect(poll(first.state, [rec('a', 12, { rev: 1 })], opts).emit).toEqual([]);
+	});
+
+	test('a feed without created times reports changed and deleted only', () => {
+		const noCreated: Feed<Rec> = { ...recordFeed, createdAt: undefined };
+		const result = poll(fromDate(0), [rec('a', 10), rec('b', 11, { isDeleted: true })], options(), s(1), noCreated);
+		expect(summary(result)).toEqual(['changed:a@0', 'deleted:b@0']);
+	});
+
+	test('a record edited twice between polls is emitted once, as changed, with the last content', () => {
+		const feed = new SimulatedFeed(s(10));
+		const opts = options();
+		let state = fromDate(0, opts);
+		const a = feed.create();
+		state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
+		feed.tick(1000);
+		feed.edit(a.id, 0, 'first');
+		feed.tick(1000);
+		const last = feed.edit(a.id, 0, 'second');
+		const result = poll(state, feed.read(modifiedSince(state, opts)), opts);
+		expect(result.emit).toEqual([{ event: 'changed', record: last }]);
+	});
+
+	test('a record edited during pagination appears twice in one poll: emitted once, newest content, in its new place', () => {
+		const feed = new SimulatedFeed(s(10));
+		const ids = Array.from({ length: 6 }, () => {
+			feed.tick(1000);
+			return feed.create().id;
+		});
+		let edited = false;
+		const records = feed.read(modifiedSince(fromDate(0), options()), {
+			pageSize: 2,
+			betweenPages: () => {
+				if (edited) return;
+				edited = true;
+				feed.tick(10_000);
+				feed.edit(ids[0], 0, 'edited while paging');
+			},
+		});
+		expect(records.filter((record) => record.id === ids[0])).toHaveLength(2);
+		const result = poll(fromDate(0), records);
+		expect(result.emit.map(({ record }) => record.id)).toEqual([...ids.slice(1), ids[0]]);
+		expect(result.emit[5]).toEqual({ event: 'new', record: feed.current(ids[0]) });
+	});
+
+	test('of two copies with the same time, the later one received wins', () => {
+		const result = poll(fromDate(0), [rec('a', 10, { note: 'first' }), rec('a', 10, { note: 'second' })]);
+		expect(result.emit.map(({ record }) => record.note)).toEqual(['second']);
+	});
+
+	test('a stale copy after a newer one is ignored', () => {
+		const result = poll(fromDate(0), [rec('a', 20, { rev: 2 }), rec('a', 10, { rev: 1 })]);
+		expect(summary(result)).toEqual(['new:a@2']);
+	});
+
+	test('image rows are told apart by their identity triple', () => {
+		interface Image {
+			id: string;
+			collectionRef: string;
+			idRef: string;
+			parentModifiedDateTime: string;
+		}
+		const images: Feed<Image> = {
+			identity: (image) => `${image.id}|${image.collectionRef}|${image.idRef}`,
+			modifiedAt: (image) => parseTimestamp(image.parentModifiedDateTime),
+		};
+		const at = iso(s(10));
+		const rows: Image[] = [
+			{ id: 'f1', collectionRef: 'feed', idRef: 'p1', parentModifiedDateTime: at },
+			{ id: 'f1', collectionRef: 'checklist', idRef: 'p1', parentModifiedDateTime: at },
+			{ id: 'f1', collectionRef: 'feed', idRef: 'p2', parentModifiedDateTime: at },
+			{ id: 'f1', collectionRef: 'feed', idRef: 'p1', parentModifiedDateTime: at },
+		];
+		const result = poll(fromDate(0), rows, options(), s(1), images);
+		expect(result.emit).toHaveLength(3);
+		expect(poll(result.state, rows, options(), s(1), images).emit).toEqual([]);
+	});
+});
+
+describe('empty polls and failed polls', () => {
+	test('an empty poll leaves the state as it was and never moves the cursor back', () => {
+		const first = poll(fromDate(0), [rec('a', 10)]);
+		const empty = poll(first.state, [], options(), s(1e7));
+		expect(empty.state).toEqual(first.state);
+		expect(empty.caughtUp).toBe(true);
+		const stale = poll(first.state, [rec('older', 5)]);
+		expect(stale.emit).toEqual([]);
+		expect(stale.state).toEqual(first.state);
+	});
+
+	test('a failed poll (the result is simply not stored) replays the same emissions next time', () => {
+		const state = fromDate(0);
+		const records = [rec('a', 10), rec('b', 11)];
+		const failed = poll(state, records);
+		const retried = poll(state, records);
+		expect(retried).toEqual(failed);
+	});
+});
+
+describe('first activation with a cap across several polls', () => {
+	for (const start of ['now', 'date', 'everything'] as const) {
+		test(`from ${start}: every record exactly once, oldest first`, () => {
+			const feed = new SimulatedFeed(s(0));
+			const before: string[] = [];
+			for (let i = 0; i < 40; i++) {
+				feed.tick(i % 3 === 0 ? 0 : 1000); // every third record ties with the previous one
+				before.push(feed.create().id);
+			}
+			const opts = options({ maxPerPoll: 7, overlapMs: 5000 });
+			const activation =
+				start === 'now' ? { from: start } : start === 'date' ? { from: start, date: s(20) } : { from: start };
+			let state = startState(recordFeed, activation, feed.clock + 10_000, opts);
+			const emitted: Rec[] = [];
+			const after: string[] = [];
+			for (let pollNumber = 0; pollNumber < 15; pollNumber++) {
+				feed.tick(20_000);
+				if (pollNumber < 5) for (let i = 0; i < 3; i++) after.push(feed.create().id);
+				const result = poll(state, feed.read(modifiedSince(state, opts)), opts);
+				expect(result.emit.length).toBeLessThanOrEqual(7);
+				emitted.push(...result.emit.map(({ record }) => record));
+				state = result.state;
+			}
+			const expectedBefore =
+				start === 'everything' ? before : start === 'date' ? before.filter((id) => feed.modifiedAt(id) >= s(20)) : [];
+			expect(emitted.map((record) => record.id)).toEqual([...expectedBefore, ...after]);
+			const times = emitted.map((record) => Date.parse(record.modifiedDateTime));
+			expect(times).toEqual([...times].sort((a, b) => a - b));
+		});
+	}
+});
+
+describe('state size', () => {
+	test('stays bounded by the records sharing the boundary time (no overlap) over many polls', () => {
+		const feed = new SimulatedFeed(s(0));
+		const opts = options({ maxPerPoll: 5 });
+		let state = fromDate(0, opts);
+		let largest = 0;
+		for (let pollNumber = 0; pollNumber < 300; pollNumber++) {
+			for (let i = 0; i < 4; i++) {
+				feed.tick(i === 3 ? 0 : 700);
+				feed.create();
+			}
+			state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
+			largest = Math.max(largest, state.seen.length);
+			expect(state.seen.every(([, , at]) => at === state.cursor)).toBe(true);
+		}
+		expect(largest).toBeLessThanOrEqual(2);
+		expect(JSON.stringify(state).length).toBeLessThan(300);
+	});
+
+	test('with an overlap it holds the records inside the window only', () => {
+		const feed = new SimulatedFeed(s(0));
+		const opts = options({ overlapMs: 10_000 });
+		let state = fromDate(0, opts);
+		for (let pollNumber = 0; pollNumber < 200; pollNumber++) {
+			feed.tick(1000);
+			feed.create();
+			state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
+			expect(state.seen.length).toBeLessThanOrEqual(11);
+		}
+	});
+});
+
+describe('fallback: records without a modification time', () => {
+	const opts = options({ overlapMs: 60_000 });
+	const untimed = (records: Rec[], state: CursorState, now: number, o = opts) => poll(state, records, o, now, untimedFeed);
+
+	test('ModifiedSince is the last complete poll start minus the overlap; the overlap re-read emits nothing', () => {
+		let state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
+		expect(modifiedSince(state, opts)).toBe(iso(s(0) - 1));
+		const first = untimed([rec('a', 10), rec('b', 20)], state, s(300));
+		expect(summary(first)).toEqual(['new:a@0', 'new:b@0']);
+		state = first.state;
+		expect(state.cursor).toBe(s(300));
+		expect(modifiedSince(state, opts)).toBe(iso(s(240) - 1));
+		const second = untimed([rec('b', 20), rec('c', 250)], state, s(600));
+		expect(summary(second)).toEqual(['new:c@0']);
+		const edited = untimed([rec('c', 550, { rev: 1, createdDateTime: iso(s(250)) })], second.state, s(900));
+		expect(summary(edited)).toEqual(['changed:c@1']);
+	});
+
+	test('keeps received order, and a capped poll re-reads the same window', () => {
+		const state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
+		const records = [rec('x', 10), rec('y', 10), rec('z', 10)];
+		const capped = untimed(records, state, s(300), options({ overlapMs: 60_000, maxPerPoll: 2 }));
+		expect(summary(capped)).toEqual(['new:x@0', 'new:y@0']);
+		expect(capped.caughtUp).toBe(false);
+		expect(modifiedSince(capped.state, opts)).toBe(modifiedSince(state, opts));
+		expect(summary(untimed(records, capped.state, s(600)))).toEqual(['new:z@0']);
+	});
+
+	test('forgets versions once the window has passed them, and survives n8n\'s clock stepping back', () => {
+		let state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
+		state = untimed([rec('a', 10)], state, s(300)).state;
+		const backwards = untimed([rec('a', 10)], state, s(100));
+		expect(backwards.emit).toEqual([]);
+		expect(backwards.state.cursor).toBe(s(300));
+		const later = untimed([], backwards.state, s(3000)).state;
+		expect(later.seen).toEqual([]);
+	});
+});
+
+describe('Fetch Test Event', () => {
+	test('returns the newest few, oldest of them first, labelled, honouring the selected events', () => {
+		const records = [
+			rec('a', 10),
+			rec('b', 20, { createdDateTime: iso(s(1)), rev: 1 }),
+			rec('c', 30, { isDeleted: true }),
+			rec('d', 40),
+			rec('a', 50, { rev: 2, createdDateTime: iso(s(10)) }),
+		];
+		deepFreeze(records);
+		expect(newestForTest(records, recordFeed, options(), 3).map(({ event, record }) => `${event}:${record.id}`)).toEqual([
+			'deleted:c',
+			'new:d',
+			'changed:a',
+		]);
+		expect(newestForTest(records, recordFeed, options({ events: ['new'] }), 5).map(({ record }) => record.id)).toEqual(['d']);
+		expect(newestForTest([], recordFeed, options())).toEqual([]);
+	});
+});
