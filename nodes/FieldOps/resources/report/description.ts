@@ -1,14 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { projectLocator } from '../../shared/locators';
-import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFilter } from '../../shared/reports';
+import { reportFiltersProperty } from '../../shared/reportFilters';
+import { MAX_CHUNK_LIMIT, REPORT_FEEDS } from '../../shared/reports';
 
 const feedsWith = (test: (feed: (typeof REPORT_FEEDS)[number]) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);
 const onlyFor = (operations: string[], extra: Record<string, unknown[]> = {}) => ({
 	show: { resource: ['report'], operation: operations, ...extra },
 });
-const withFilter = (filter: ReportFilter) => feedsWith((feed) => feed.filters.includes(filter));
+/** Inside a collection, a root parameter is named with a leading slash. */
+const inCollection = (operations: string[]) => ({ show: { '/operation': operations } });
 
 const WINDOW_FEEDS = feedsWith((feed) => feed.dateWindow);
 const LIST_FEEDS = feedsWith((feed) => !feed.dateWindow);
@@ -108,100 +109,7 @@ export const reportProperties: INodeProperties[] = [
 			description: 'Optional end of the change window; must be later than Modified Since',
 		},
 	]),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		displayOptions: onlyFor(feedsWith((feed) => feed.filters.length > 0)),
-		options: [
-			{
-				displayName: 'Approved',
-				name: 'approved',
-				type: 'boolean',
-				default: true,
-				displayOptions: onlyFor(withFilter('Approved')),
-				description: 'Whether to return only approved (true) or only unapproved (false) absences',
-			},
-			{
-				displayName: 'Approved for Payroll',
-				name: 'approvedPayroll',
-				type: 'boolean',
-				default: true,
-				displayOptions: onlyFor(withFilter('ApprovedPayroll')),
-				description: 'Whether to return only absences approved for payroll (true) or not (false)',
-			},
-			{
-				displayName: 'Company ID',
-				name: 'companyId',
-				type: 'string',
-				default: '',
-				displayOptions: onlyFor(withFilter('CompanyId')),
-				description: 'Only records owned by this company (your own or a subsidiary)',
-			},
-			{
-				displayName: 'Exclude Subsidiaries',
-				name: 'excludeDataFromSubsidiaries',
-				type: 'boolean',
-				default: false,
-				displayOptions: onlyFor(withFilter('ExcludeDataFromSubsidiaries')),
-				description: 'Whether to leave out data of subsidiary companies (for parent companies)',
-			},
-			{
-				displayName: 'Include Sensitive Data',
-				name: 'includeSensitiveData',
-				type: 'boolean',
-				default: false,
-				displayOptions: onlyFor(withFilter('IncludeSensitiveData')),
-				description:
-					'Whether to include sick-leave reasons and child details. Only use this where you are allowed to process such data.',
-			},
-			{
-				displayName: 'Locked',
-				name: 'locked',
-				type: 'boolean',
-				default: true,
-				displayOptions: onlyFor(withFilter('Locked')),
-				description: 'Whether to return only locked (true) or only unlocked (false) absences',
-			},
-			{
-				displayName: 'Own Company Data Only',
-				name: 'ownCompanyDataOnly',
-				type: 'boolean',
-				default: false,
-				displayOptions: onlyFor(withFilter('OwnCompanyDataOnly')),
-				description: 'Whether to return only records owned by your own company',
-			},
-			{
-				...projectLocator({ displayOptions: onlyFor(withFilter('ProjectId')) }),
-				required: false,
-				description: 'Only records of this project',
-			},
-			{
-				displayName: 'Require Coordinates',
-				name: 'requireGeoCoordinate',
-				type: 'boolean',
-				default: false,
-				displayOptions: onlyFor(withFilter('RequireGeoCoordinate')),
-				description:
-					'Whether to leave out images without coordinates (neither on the image nor on its parent record)',
-			},
-			{
-				displayName: 'Sources',
-				name: 'sources',
-				type: 'multiOptions',
-				default: [],
-				displayOptions: onlyFor(withFilter('Sources')),
-				options: [
-					{ name: 'Alerts', value: 'alert' },
-					{ name: 'Checklists', value: 'checklist' },
-					{ name: 'Feed', value: 'feed' },
-				],
-				description: 'Where the images were taken. None selected means all three.',
-			},
-		],
-	},
+	reportFiltersProperty('operation', { resource: ['report'] }),
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -232,7 +140,7 @@ export const reportProperties: INodeProperties[] = [
 				name: 'deletedRecords',
 				type: 'options',
 				default: 'keep',
-				displayOptions: onlyFor(feedsWith((feed) => feed.tombstones)),
+				displayOptions: inCollection(feedsWith((feed) => feed.tombstones)),
 				options: [
 					{ name: 'Keep (With isDeleted: True)', value: 'keep' },
 					{ name: 'Leave Out', value: 'drop' },
@@ -244,7 +152,7 @@ export const reportProperties: INodeProperties[] = [
 				name: 'downloadFiles',
 				type: 'boolean',
 				default: false,
-				displayOptions: onlyFor(feedsWith((feed) => feed.files !== undefined)),
+				displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
 				description:
 					'Whether to download each record’s image or PDF into a binary property. Records whose PDF is not generated yet pass through without a file and say so.',
 			},
@@ -253,7 +161,7 @@ export const reportProperties: INodeProperties[] = [
 				name: 'imageSize',
 				type: 'options',
 				default: 'large',
-				displayOptions: onlyFor(feedsWith((feed) => feed.files === 'image')),
+				displayOptions: inCollection(feedsWith((feed) => feed.files === 'image')),
 				options: [
 					{ name: 'Large', value: 'large', description: 'At most 1980 pixels on the longest side' },
 					{ name: 'Medium', value: 'medium', description: 'At most 640 pixels on the longest side' },
@@ -284,7 +192,7 @@ export const reportProperties: INodeProperties[] = [
 				name: 'binaryPropertyName',
 				type: 'string',
 				default: 'data',
-				displayOptions: onlyFor(feedsWith((feed) => feed.files !== undefined)),
+				displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
 				description: 'Name of the binary property the downloaded file goes to',
 			},
 		],

@@ -1,0 +1,109 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { projectLocator } from './locators';
+import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
+
+const feedsWith = (test: (feed: ReportFeed) => boolean) => REPORT_FEEDS.filter(test).map((feed) => feed.value);
+
+/**
+ * The "Filters" collection of a reporting feed, each filter shown only for the feeds the spec lists it for.
+ * `parameter` is the root parameter that picks the feed (the Report operation, or the trigger's feed).
+ */
+export function reportFiltersProperty(parameter: string, show: Record<string, string[]> = {}): INodeProperties {
+	// Inside a collection, a root parameter is named with a leading slash.
+	const withFilter = (filter: ReportFilter) => ({ show: { [`/${parameter}`]: feedsWith((feed) => feed.filters.includes(filter)) } });
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { show: { ...show, [parameter]: feedsWith((feed) => feed.filters.length > 0) } },
+		options: [
+			{
+				displayName: 'Approved',
+				name: 'approved',
+				type: 'boolean',
+				default: true,
+				displayOptions: withFilter('Approved'),
+				description: 'Whether to return only approved (true) or only unapproved (false) absences',
+			},
+			{
+				displayName: 'Approved for Payroll',
+				name: 'approvedPayroll',
+				type: 'boolean',
+				default: true,
+				displayOptions: withFilter('ApprovedPayroll'),
+				description: 'Whether to return only absences approved for payroll (true) or not (false)',
+			},
+			{
+				displayName: 'Company ID',
+				name: 'companyId',
+				type: 'string',
+				default: '',
+				displayOptions: withFilter('CompanyId'),
+				description: 'Only records owned by this company (your own or a subsidiary)',
+			},
+			{
+				displayName: 'Exclude Subsidiaries',
+				name: 'excludeDataFromSubsidiaries',
+				type: 'boolean',
+				default: false,
+				displayOptions: withFilter('ExcludeDataFromSubsidiaries'),
+				description: 'Whether to leave out data of subsidiary companies (for parent companies)',
+			},
+			{
+				displayName: 'Include Sensitive Data',
+				name: 'includeSensitiveData',
+				type: 'boolean',
+				default: false,
+				displayOptions: withFilter('IncludeSensitiveData'),
+				description:
+					'Whether to include sick-leave reasons and child details. Only use this where you are allowed to process such data.',
+			},
+			{
+				displayName: 'Locked',
+				name: 'locked',
+				type: 'boolean',
+				default: true,
+				displayOptions: withFilter('Locked'),
+				description: 'Whether to return only locked (true) or only unlocked (false) absences',
+			},
+			{
+				displayName: 'Own Company Data Only',
+				name: 'ownCompanyDataOnly',
+				type: 'boolean',
+				default: false,
+				displayOptions: withFilter('OwnCompanyDataOnly'),
+				description: 'Whether to return only records owned by your own company',
+			},
+			{
+				...projectLocator({ displayOptions: withFilter('ProjectId') }),
+				required: false,
+				description: 'Only records of this project',
+			},
+			{
+				displayName: 'Require Coordinates',
+				name: 'requireGeoCoordinate',
+				type: 'boolean',
+				default: false,
+				displayOptions: withFilter('RequireGeoCoordinate'),
+				description:
+					'Whether to leave out images without coordinates (neither on the image nor on its parent record)',
+			},
+			{
+				displayName: 'Sources',
+				name: 'sources',
+				type: 'multiOptions',
+				default: [],
+				displayOptions: withFilter('Sources'),
+				options: [
+					{ name: 'Alerts', value: 'alert' },
+					{ name: 'Checklists', value: 'checklist' },
+					{ name: 'Feed', value: 'feed' },
+				],
+				description: 'Where the images were taken. None selected means all three.',
+			},
+		],
+	};
+}

@@ -1,0 +1,37 @@
+import { recordKey, type ReportFeed } from '../FieldOps/shared/reports';
+import { parseTimestamp, type Feed } from './cursor';
+
+type Row = Record<string, unknown>;
+
+/**
+ * Which record field carries the modification time, per feed, as far as the spec SHOWS it: machine registrations
+ * (`modifiedDateTime`) and images (`parentModifiedDateTime`, their parent's last modification, which is what
+ * incremental image extraction orders by). The other record shapes are "not shown" in the spec, so those feeds
+ * use the cursor's poll-clock fallback (overlap + identity/content dedupe) rather than a field we cannot rely on.
+ */
+const MODIFIED_FIELD: Record<string, string> = {
+	machineRegistrations: 'modifiedDateTime',
+	images: 'parentModifiedDateTime',
+};
+
+const CREATED_FIELD: Record<string, string> = {
+	machineRegistrations: 'createdDateTime',
+	images: 'createdDateTime',
+};
+
+/** How the cursor reads one feed's records. */
+export function cursorFeed(feed: ReportFeed): Feed<Row> {
+	const modified = MODIFIED_FIELD[feed.value];
+	const created = CREATED_FIELD[feed.value];
+	return {
+		identity: (record) => recordKey(feed, record),
+		...(modified ? { modifiedAt: (record: Row) => parseTimestamp(record[modified]) } : {}),
+		...(created ? { createdAt: (record: Row) => parseTimestamp(record[created]) } : {}),
+		...(feed.tombstones ? { isDeleted: (record: Row) => record.isDeleted === true } : {}),
+	};
+}
+
+export function modifiedAtOf(feed: ReportFeed, record: Row): number | undefined {
+	const field = MODIFIED_FIELD[feed.value];
+	return field ? parseTimestamp(record[field]) : undefined;
+}
