@@ -20,6 +20,7 @@ const faultSchema = z
 		drop: z.boolean().optional(),
 		body: z.unknown().optional(),
 		headers: z.record(z.string(), z.string()).optional(),
+		after: z.number().int().min(0).optional(),
 		times: z.number().int().min(1).default(1),
 	})
 	.strict()

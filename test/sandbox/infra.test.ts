@@ -134,6 +134,15 @@ describe('control endpoints', () => {
 		expect((await call(sb().coreUrl, '/__sandbox/faults')).body).toEqual([]);
 	});
 
+	it('lets the first `after` matching requests through before failing', async () => {
+		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/connect/token', status: 500, after: 2, times: 1 } });
+		const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret' }).toString();
+		const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+		const statuses: number[] = [];
+		for (let i = 0; i < 4; i++) statuses.push((await call(sb().identityUrl, '/connect/token', { method: 'POST', body, headers })).status);
+		expect(statuses).toEqual([200, 200, 500, 200]);
+	});
+
 	it('clears pending faults', async () => {
 		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/connect/token', status: 500, times: 5 } });
 		await call(sb().coreUrl, '/__sandbox/faults', { method: 'DELETE' });

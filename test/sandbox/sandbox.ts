@@ -37,6 +37,8 @@ export interface Fault {
 	drop?: boolean;
 	body?: unknown;
 	headers?: Record<string, string>;
+	/** Matching requests to let through before the fault starts (to fail page 3 of a pagination, say). */
+	after?: number;
 	times: number;
 }
 
@@ -98,6 +100,10 @@ export class Sandbox {
 		);
 		if (index < 0) return undefined;
 		const fault = this.faults[index];
+		if (fault.after && fault.after > 0) {
+			fault.after -= 1;
+			return undefined;
+		}
 		fault.times -= 1;
 		if (fault.times <= 0) this.faults.splice(index, 1);
 		return fault;
