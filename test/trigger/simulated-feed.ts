@@ -32,13 +32,19 @@ export const untimedFeed: Feed<Rec> = {
 /** mulberry32: small, seeded, good enough to drive a simulation. */
 export function seededRandom(seed: number): () => number {
 	let state = seed >>> 0;
+	const { imul } = Math;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;
 		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		t = imul(t ^ (t >>> 15), t | 1);
+		t ^= t + imul(t ^ (t >>> 7), t | 61);
 		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
+}
+
+interface Row {
+	record: Rec;
+	modified: number;
 }
 
 export interface ReadOptions {
@@ -49,7 +55,8 @@ export interface ReadOptions {
 }
 
 export class SimulatedFeed {
-	private readonly rows = new Map<string, { record: Rec; modified: number }>();
+	private readonly rows = new Map<string, Row>();
+	private sorted: Row[] | undefined;
 	/** Every version ever written, per id, as fingerprints. */
 	readonly versions = new Map<string, string[]>();
 	private created = 0;
@@ -103,19 +110,28 @@ export class SimulatedFeed {
 		const received: Rec[] = [];
 		let last: { modified: number; id: string } | undefined;
 		for (;;) {
-			const page = [...this.rows.values()]
-				.filter((row) => (options.exclusive ? row.modified > since : row.modified >= since))
-				.filter(
-					(row) =>
-						!last || row.modified > last.modified || (row.modified === last.modified && row.record.id > last.id),
-				)
-				.sort((a, b) => a.modified - b.modified || (a.record.id < b.record.id ? -1 : 1))
-				.slice(0, pageSize);
+			const page: Row[] = [];
+			for (const row of this.ordered()) {
+				if (page.length === pageSize) break;
+				if (options.exclusive ? row.modified <= since : row.modified < since) continue;
+				if (last && (row.modified < last.modified || (row.modified === last.modified && row.record.id <= last.id))) {
+					continue;
+				}
+				page.push(row);
+			}
 			received.push(...page.map((row) => structuredClone(row.record)));
 			if (page.length < pageSize) return received;
 			last = { modified: page[page.length - 1].modified, id: page[page.length - 1].record.id };
 			options.betweenPages?.();
 		}
+	}
+
+	/** Rows in (modification time, id) order: the keyset the pages follow. */
+	private ordered(): Row[] {
+		this.sorted ??= [...this.rows.values()].sort(
+			(a, b) => a.modified - b.modified || (a.record.id < b.record.id ? -1 : 1),
+		);
+		return this.sorted;
 	}
 
 	private row(id: string) {
@@ -126,6 +142,7 @@ export class SimulatedFeed {
 
 	private write(id: string, modified: number, record: Rec): Rec {
 		this.rows.set(id, { record, modified });
+		this.sorted = undefined;
 		this.versions.set(id, [...(this.versions.get(id) ?? []), fingerprintOf(record)]);
 		return record;
 	}
