@@ -157,6 +157,35 @@ export class N8nHarness {
 		return { status: run.status, error: run.data.resultData.error, items, nodeErrors, run, staticData: workflow.staticData };
 	}
 
+	/**
+	 * Runs one poll of a polling trigger node, as n8n's poller does (`manual` is "Fetch Test Event").
+	 * `staticData` is the workflow's static data; keep passing the same object to poll again.
+	 */
+	async poll(workflowJson: WorkflowJson, nodeName: string, options: { mode?: WorkflowExecuteMode; staticData?: IDataObject } = {}) {
+		const staticData = options.staticData ?? {};
+		const workflow = new Workflow({
+			id: workflowJson.id ?? 'harness',
+			name: workflowJson.name ?? 'harness',
+			nodes: structuredClone(workflowJson.nodes),
+			connections: workflowJson.connections,
+			active: true,
+			nodeTypes: this.nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1', ...workflowJson.settings },
+		});
+		const node = workflow.getNode(nodeName);
+		if (!node) throw new Error(`No node "${nodeName}"`);
+		const mode = options.mode ?? 'trigger';
+		const executionId = String(++this.executionCount);
+		const hooks = new core.ExecutionLifecycleHooks(mode, executionId, { ...workflowJson, id: workflow.id } as IWorkflowBase);
+		const context = new core.PollContext(workflow, node, this.additionalData(executionId, hooks), mode, mode === 'manual' ? 'manual' : 'activate');
+		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
+		if (!nodeType.poll) throw new Error(`${node.type} is not a polling trigger`);
+		const output = await nodeType.poll.call(context);
+		// n8n's Workflow keeps the node's static data under "node:<name>".
+		return { items: output?.[0] ?? [], staticData: workflow.staticData };
+	}
+
 	private additionalData(executionId: string, hooks: InstanceType<typeof core.ExecutionLifecycleHooks>): IWorkflowExecuteAdditionalData {
 		const notAvailable = (what: string) => async () => {
 			throw new Error(`${what} is not available in the in-process harness`);

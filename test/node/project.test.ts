@@ -1,0 +1,79 @@
+import { N8nHarness } from '../harness';
+import { useSandbox } from '../helpers/sandbox';
+import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
+
+const byNumber = (value: string) => ({ __rl: true, mode: 'projectNumber', value });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+describe('Field Ops → Project', () => {
+	const sb = useSandbox();
+	let harness: N8nHarness;
+	const companyId = () => sb().clients[0].companyId;
+	const projects = () => [...sb().sandbox.world.projects.values()];
+	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
+		await harness.run(fieldOpsWorkflow({ resource: 'project', ...parameters }, { continueOnFail }));
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	it('creates a project with its additional fields', async () => {
+		const result = await run({
+			operation: 'create',
+			companyId: companyId(),
+			projectNumber: 'N8N-1',
+			additionalFields: { name: 'Bryggen kai', active: true, estimatedHourQty: 1200, workBreakLunchStartTime: '11:30' },
+		});
+
+		expect(result.error).toBeUndefined();
+		const created = projects().find((p) => p.projectNumber === 'N8N-1');
+		expect(created).toMatchObject({ name: 'Bryggen kai', active: true, estimatedHourQty: 1200, workBreakLunchStartTime: '11:30' });
+		expect(result.items['Field Ops'][0].json).toMatchObject({ id: created?.id, projectNumber: 'N8N-1' });
+	});
+
+	it('gets a project by project number and by ID', async () => {
+		const project = projects().find((p) => p.companyId === companyId()) as { id: string; projectNumber: string };
+		const viaNumber = await run({ operation: 'get', project: byNumber(project.projectNumber) });
+		const viaId = await run({ operation: 'get', project: byId(project.id) });
+		expect(viaNumber.items['Field Ops'][0].json.id).toBe(project.id);
+		expect(viaId.items['Field Ops'][0].json.projectNumber).toBe(project.projectNumber);
+	});
+
+	it('lists the projects of the company, honouring Limit', async () => {
+		const all = await run({ operation: 'getAll', returnAll: true });
+		const own = projects().filter((p) => p.companyId === companyId());
+		expect(all.items['Field Ops'].map((i) => i.json.id).sort()).toEqual(own.map((p) => p.id).sort());
+		const limited = await run({ operation: 'getAll', returnAll: false, limit: 2 });
+		expect(limited.items['Field Ops']).toHaveLength(2);
+	});
+
+	it('updates only the fields given', async () => {
+		const project = projects().find((p) => p.projectNumber === 'N8N-1');
+		await run({ operation: 'update', project: byNumber('N8N-1'), updateFields: { description: 'Ny kai' } });
+		expect(sb().sandbox.world.projects.get(project!.id)).toMatchObject({ description: 'Ny kai', name: 'Bryggen kai', estimatedHourQty: 1200 });
+	});
+
+	it('replaces a project: fields not sent are reset', async () => {
+		const project = projects().find((p) => p.projectNumber === 'N8N-1');
+		await run({ operation: 'replace', project: byId(project!.id), companyId: companyId(), projectNumber: 'N8N-1', additionalFields: { name: 'Bryggen' } });
+		const replaced = sb().sandbox.world.projects.get(project!.id);
+		expect(replaced?.name).toBe('Bryggen');
+		expect(replaced?.description ?? null).toBeNull();
+		expect(replaced?.active).toBe(false);
+	});
+
+	it('explains a missing project in plain words, naming what was looked for', async () => {
+		const result = await run({ operation: 'get', project: byNumber('NO/SUCH|%..') }, true);
+		const error = result.items['Field Ops'][0].json.error as string;
+		expect(error).toMatch(/project was not found/i);
+		expect(error).toContain('NO/SUCH|%..');
+	});
+
+	it('deletes a project', async () => {
+		const project = projects().find((p) => p.projectNumber === 'N8N-1');
+		const result = await run({ operation: 'delete', project: byId(project!.id) });
+		expect(result.error).toBeUndefined();
+		expect(sb().sandbox.world.projects.has(project!.id)).toBe(false);
+	});
+});

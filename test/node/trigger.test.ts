@@ -1,0 +1,116 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../harness';
+import { N8nHarness } from '../harness';
+import { call, useSandbox } from '../helpers/sandbox';
+import { CREDENTIAL_ID, useSandboxCredential } from '../helpers/workflows';
+
+const TRIGGER = 'Field Ops Trigger';
+
+function triggerWorkflow(parameters: IDataObject): WorkflowJson {
+	return {
+		name: 'Trigger test',
+		nodes: [
+			{
+				id: 't1',
+				name: TRIGGER,
+				type: 'n8n-nodes-fieldops.fieldOpsTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+				credentials: { fieldOpsOAuth2Api: { id: CREDENTIAL_ID, name: 'Field Ops sandbox' } },
+			},
+		],
+		connections: {},
+	};
+}
+
+describe('Field Ops Trigger', () => {
+	const sb = useSandbox({ scale: 50 });
+	let harness: N8nHarness;
+	const activity = async (kind: string, action: string, count = 1) =>
+		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count } })).body.ids as string[];
+	const tick = async (seconds = 2) => call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: seconds } });
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	it.each([
+		['machine registrations (cursor from modifiedDateTime)', 'machineRegistrations', 'machine-registrations'],
+		['incident registrations (poll-clock fallback)', 'incidentRegistrations', 'incident-registrations'],
+	])('emits new, changed and deleted %s exactly once', async (_what, feed, kind) => {
+		const workflow = triggerWorkflow({ feed });
+		let staticData: IDataObject = {};
+		const poll = async () => {
+			const result = await harness.poll(workflow, TRIGGER, { staticData });
+			staticData = result.staticData;
+			return result.items.map((item) => [item.json._event, item.json.id]);
+		};
+
+		expect(await poll()).toEqual([]);
+		await tick();
+		const created = await activity(kind, 'create', 3);
+		expect(await poll()).toEqual(created.map((id) => ['new', id]));
+		expect(await poll()).toEqual([]);
+
+		await tick();
+		const [changed] = await activity(kind, 'update', 1);
+		const afterUpdate = await poll();
+		expect(afterUpdate).toContainEqual(['changed', changed]);
+		expect(afterUpdate).toHaveLength(1);
+
+		if (feed === 'machineRegistrations') {
+			await tick();
+			const [deleted] = await activity(kind, 'delete', 1);
+			expect(await poll()).toEqual([['deleted', deleted]]);
+		}
+		expect(await poll()).toEqual([]);
+	});
+
+	it('leaves its state untouched when a poll fails', async () => {
+		const workflow = triggerWorkflow({ feed: 'machineRegistrations' });
+		let { staticData } = await harness.poll(workflow, TRIGGER, { staticData: {} });
+		await tick();
+		const created = await activity('machine-registrations', 'create', 2);
+		const before = JSON.stringify(staticData);
+		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/v1/machine-registrations', status: 403, times: 1 } });
+
+		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow();
+		expect(JSON.stringify(staticData)).toBe(before);
+
+		const retried = await harness.poll(workflow, TRIGGER, { staticData });
+		staticData = retried.staticData;
+		expect(retried.items.map((item) => item.json.id)).toEqual(created);
+	});
+
+	it('"Fetch Test Event" returns the newest records and never touches the state', async () => {
+		const workflow = triggerWorkflow({ feed: 'machineRegistrations' });
+		const staticData: IDataObject = {};
+		await tick();
+		await activity('machine-registrations', 'create', 4);
+		const result = await harness.poll(workflow, TRIGGER, { mode: 'manual', staticData });
+		expect(result.items.length).toBeGreaterThan(0);
+		expect(result.items.length).toBeLessThanOrEqual(3);
+		expect(JSON.stringify(result.staticData)).toBe('{}');
+	});
+
+	it('starting from "everything" spreads the backlog over executions, oldest first, each record once', async () => {
+		const workflow = triggerWorkflow({ feed: 'machineRegistrations', startFrom: 'everything', options: { maxPerPoll: 40 } });
+		const truth = (await call(sb().coreUrl, '/__sandbox/records/machine-registrations')).body;
+		const live = (Array.isArray(truth) ? truth : truth.records) as IDataObject[];
+		let staticData: IDataObject = {};
+		const seen: string[] = [];
+		for (let polls = 0; polls < 50; polls++) {
+			const result = await harness.poll(workflow, TRIGGER, { staticData });
+			staticData = result.staticData;
+			if (result.items.length === 0) break;
+			expect(result.items.length).toBeLessThanOrEqual(40);
+			seen.push(...result.items.map((item) => String(item.json.id)));
+		}
+		expect(new Set(seen).size).toBe(seen.length);
+		const visible = live.filter((record) => record.isDeleted !== true).map((record) => String(record.id));
+		expect(seen).toEqual(expect.arrayContaining(visible));
+	});
+});
