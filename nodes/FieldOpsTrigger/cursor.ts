@@ -43,6 +43,11 @@ export interface Feed<T> {
 	isDeleted?: (record: T) => boolean;
 	/** Content fingerprint; defaults to a hash of the record's canonical JSON. */
 	fingerprint?: (record: T) => string;
+	/**
+	 * True to hold a record back (e.g. an image still waiting for its road reference): it and everything
+	 * after it wait for a later poll, as with the cap, so nothing is skipped or reordered.
+	 */
+	holdBack?: (record: T) => boolean;
 }
 
 export interface CursorOptions {
@@ -75,7 +80,7 @@ export interface Emitted<T> {
 export interface PollResult<T> {
 	emit: Array<Emitted<T>>;
 	state: CursorState;
-	/** False when the cap held records back: polling again soon drains the backlog. */
+	/** False when the cap (or holdBack) kept records back for the next polls. */
 	caughtUp: boolean;
 }
 
@@ -157,7 +162,7 @@ export function advance<T>(
 	for (const version of pending) {
 		const event = classify(version, feed, seen.has(version.identity), state.newFrom);
 		if (selected.has(event)) {
-			if (emit.length >= cap) {
+			if (emit.length >= cap || feed.holdBack?.(version.record)) {
 				heldBackAt = version.at;
 				break;
 			}

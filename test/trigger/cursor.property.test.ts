@@ -80,6 +80,11 @@ function simulate(scenario: Scenario) {
 		caughtUpAfter[pollNumber] = result.caughtUp;
 		state = JSON.parse(JSON.stringify(result.state)); // as n8n's static data would hand it back
 		largestState = Math.max(largestState, state.seen.length);
+		if (scenario.feed.modifiedAt) {
+			// Bounded by the records inside the re-read window (just the boundary ties without an overlap).
+			const from = Math.max(state.cursor - scenario.overlapMs, state.floor);
+			expect(state.seen.length).toBeLessThanOrEqual(feed.ids().filter((id) => feed.modifiedAt(id) >= from).length);
+		}
 		return result.caughtUp;
 	}
 
@@ -95,7 +100,7 @@ function simulate(scenario: Scenario) {
 		quietCaughtUp = pollOnce(pollNumber, false) ? quietCaughtUp + 1 : 0;
 		if (pollNumber > 2000) throw new Error('the backlog never drained');
 	}
-	return { feed, emissions, caughtUpAfter, largestState };
+	return { feed, emissions, caughtUpAfter, largestState, polls: pollNumber };
 }
 
 function checkAgainstGroundTruth(scenario: Scenario) {

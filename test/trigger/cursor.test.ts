@@ -458,3 +458,48 @@ describe('Fetch Test Event', () => {
 		expect(newestForTest([], recordFeed, options())).toEqual([]);
 	});
 });
+
+describe('holding records back (wait for road reference)', () => {
+	interface Image {
+		id: string;
+		parentModifiedDateTime: string;
+		latitude: number | null;
+		roadReference: { referenceText: string } | null;
+	}
+	const image = (id: string, seconds: number, road: string | null, latitude: number | null = 59.9): Image => ({
+		id,
+		parentModifiedDateTime: iso(s(seconds)),
+		latitude,
+		roadReference: road === null ? null : { referenceText: road },
+	});
+	const waitingFeed = (now: number, timeoutMs: number): Feed<Image> => ({
+		identity: (row) => row.id,
+		modifiedAt: (row) => parseTimestamp(row.parentModifiedDateTime),
+		holdBack: (row) =>
+			row.latitude !== null && row.roadReference === null && now - (parseTimestamp(row.parentModifiedDateTime) ?? 0) < timeoutMs,
+	});
+
+	test('an image with coordinates waits for its road reference, and the images after it wait too, in order', () => {
+		const opts = options();
+		const rows = [image('noCoordinates', 10, null, null), image('pending', 11, null), image('after', 12, 'E6')];
+		const first = poll(fromDate(0), rows, opts, s(15), waitingFeed(s(15), 60_000));
+		expect(first.emit.map(({ record }) => record.id)).toEqual(['noCoordinates']);
+		expect(first.caughtUp).toBe(false);
+		const enriched = [rows[0], image('pending', 11, 'E18'), rows[2]];
+		const second = poll(first.state, enriched, opts, s(20), waitingFeed(s(20), 60_000));
+		expect(second.emit.map(({ record }) => `${record.id}:${record.roadReference?.referenceText}`)).toEqual([
+			'pending:E18',
+			'after:E6',
+		]);
+		expect(poll(second.state, enriched, opts, s(25), waitingFeed(s(25), 60_000)).emit).toEqual([]);
+	});
+
+	test('after the timeout the image goes out without a road reference, once', () => {
+		const rows = [image('pending', 11, null)];
+		const held = poll(fromDate(0), rows, options(), s(30), waitingFeed(s(30), 60_000));
+		expect(held.emit).toEqual([]);
+		const released = poll(held.state, rows, options(), s(80), waitingFeed(s(80), 60_000));
+		expect(released.emit.map(({ record }) => record.id)).toEqual(['pending']);
+		expect(poll(released.state, rows, options(), s(90), waitingFeed(s(90), 60_000)).emit).toEqual([]);
+	});
+});
