@@ -14,7 +14,7 @@ import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shar
 import { apiRequest } from '../FieldOps/shared/transport';
 import { searchProjects } from '../FieldOps/listSearch';
 import { advance, modifiedSince, newestForTest, readState, startState, type CursorOptions, type StartFrom, type TriggerEvent } from './cursor';
-import { cursorFeed, modifiedAtOf } from './feeds';
+import { cursorFeed } from './feeds';
 
 type Row = Record<string, unknown>;
 
@@ -76,19 +76,16 @@ async function readAll(context: IPollFunctions, feed: ReportFeed, query: IDataOb
 }
 
 /**
- * Images with coordinates whose road reference is not filled in yet are held back (with everything modified
- * after them, so the cursor cannot pass them) until it is, or until the timeout: the enrichment runs a few
- * seconds after upload and users want it in the first emission.
+ * Images with coordinates whose road reference is not filled in yet wait (the cursor holds them and everything
+ * after them back) until it is, or until the timeout: the enrichment runs a few seconds after upload and users
+ * want it in the first emission.
  */
-function holdBackUnenriched(feed: ReportFeed, records: Row[], now: number, timeoutMs: number): Row[] {
-	const waiting = records.filter((record) => {
-		const hasCoordinates = typeof record.latitude === 'number' && typeof record.longitude === 'number';
-		const created = Date.parse(String(record.createdDateTime));
-		return hasCoordinates && (record.roadReference === null || record.roadReference === undefined) && now - created < timeoutMs;
-	});
-	if (waiting.length === 0) return records;
-	const holdFrom = Math.min(...waiting.map((record) => modifiedAtOf(feed, record) ?? now));
-	return records.filter((record) => (modifiedAtOf(feed, record) ?? now) < holdFrom);
+function awaitingRoadReference(now: number, timeoutMs: number) {
+	return (record: Row) =>
+		typeof record.latitude === 'number' &&
+		typeof record.longitude === 'number' &&
+		(record.roadReference === null || record.roadReference === undefined) &&
+		now - Date.parse(String(record.createdDateTime)) < timeoutMs;
 }
 
 const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({ json: { ...record, _event: event } as IDataObject });
@@ -215,6 +212,9 @@ export class FieldOpsTrigger implements INodeType {
 		};
 		if (cursorOptions.events.length === 0) throw new NodeOperationError(this.getNode(), 'Select at least one event');
 		const definition = cursorFeed(feed);
+		if (feed.value === 'images' && options.waitForRoadReference) {
+			definition.holdBack = awaitingRoadReference(Date.now(), (options.roadReferenceTimeoutSeconds ?? 60) * 1000);
+		}
 		const query = await filterQuery(this, feed);
 		const now = Date.now();
 
@@ -236,10 +236,7 @@ export class FieldOpsTrigger implements INodeType {
 		if (start.from === 'date' && !Number.isFinite(start.date)) throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
 		const state = readState(staticData[STATE_KEY], definition) ?? startState(definition, start, now, cursorOptions);
 
-		let records = await readAll(this, feed, { ...query, ModifiedSince: modifiedSince(state, cursorOptions) });
-		if (feed.value === 'images' && options.waitForRoadReference) {
-			records = holdBackUnenriched(feed, records, now, (options.roadReferenceTimeoutSeconds ?? 60) * 1000);
-		}
+		const records = await readAll(this, feed, { ...query, ModifiedSince: modifiedSince(state, cursorOptions) });
 		const result = advance(state, records, definition, cursorOptions, now);
 		// Written last: a poll that failed above leaves the stored state as it was.
 		staticData[STATE_KEY] = result.state as unknown as IDataObject;

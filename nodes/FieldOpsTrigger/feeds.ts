@@ -30,8 +30,3 @@ export function cursorFeed(feed: ReportFeed): Feed<Row> {
 		...(feed.tombstones ? { isDeleted: (record: Row) => record.isDeleted === true } : {}),
 	};
 }
-
-export function modifiedAtOf(feed: ReportFeed, record: Row): number | undefined {
-	const field = MODIFIED_FIELD[feed.value];
-	return field ? parseTimestamp(record[field]) : undefined;
-}
