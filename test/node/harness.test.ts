@@ -32,11 +32,13 @@ describe('in-process n8n harness', () => {
 	});
 
 	it('keeps the OAuth2 token in the credential and reuses it in the next execution', async () => {
+		// A fresh credential (beforeEach): the first execution fetches the token, the second reuses it.
 		await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }));
 		await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }));
 
 		const stats = (await call(sb().coreUrl, '/__sandbox/stats')).body;
 		expect(stats.requests['GET /api/v4/integration/projects']).toBe(2);
-		expect(stats.tokensIssued).toBe(0);
+		expect(stats.tokensIssued).toBe(1);
+		expect(harness.credentialsHelper.oauthTokenWrites).toBeGreaterThan(0);
 	});
 });

@@ -85,7 +85,7 @@ describe('bearer tokens on the APIs', () => {
 
 	it('refuses a valid token without the API scope with 403 insufficient_scope', async () => {
 		const token = await tokenFor(sb(), 'fieldops-reporting');
-		const res = await call(sb().machineStateUrl, '/api/external-excavator-state/latest-timestamp/a/b', { token });
+		const res = await call(sb().coreUrl, '/api/MachineType', { token });
 		expect(res.status).toBe(403);
 		expect(res.headers['www-authenticate']).toContain('insufficient_scope');
 	});
