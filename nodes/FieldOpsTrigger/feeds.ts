@@ -14,19 +14,19 @@ const MODIFIED_FIELD: Record<string, string> = {
 	images: 'parentModifiedDateTime',
 };
 
-const CREATED_FIELD: Record<string, string> = {
-	machineRegistrations: 'createdDateTime',
-	images: 'createdDateTime',
-};
+/**
+ * New vs changed needs the creation time: the spec shows `createdDateTime` on machine registrations and images;
+ * the other shapes are not shown, so their `createdDateTime` is used when a record carries one.
+ */
+const CREATED_FIELD = 'createdDateTime';
 
 /** How the cursor reads one feed's records. */
 export function cursorFeed(feed: ReportFeed): Feed<Row> {
 	const modified = MODIFIED_FIELD[feed.value];
-	const created = CREATED_FIELD[feed.value];
 	return {
 		identity: (record) => recordKey(feed, record),
 		...(modified ? { modifiedAt: (record: Row) => parseTimestamp(record[modified]) } : {}),
-		...(created ? { createdAt: (record: Row) => parseTimestamp(record[created]) } : {}),
+		createdAt: (record: Row) => parseTimestamp(record[CREATED_FIELD]),
 		...(feed.tombstones ? { isDeleted: (record: Row) => record.isDeleted === true } : {}),
 	};
 }

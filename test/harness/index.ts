@@ -11,6 +11,7 @@ import {
 	type ExecutionStatus,
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
+	type IBinaryData,
 	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
@@ -106,6 +107,11 @@ export class N8nHarness {
 		const binaryData = Container.get(core.BinaryDataService);
 		await binaryData.init();
 		return new N8nHarness(types, credentialTypes);
+	}
+
+	/** The bytes of a binary property, wherever n8n's binary data service keeps them. */
+	async binaryBuffer(binary: IBinaryData): Promise<Buffer> {
+		return await Container.get(core.BinaryDataService).getAsBuffer(binary);
 	}
 
 	/** Stores a credential (its data as a user would type it) under `id`. */

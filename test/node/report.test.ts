@@ -106,7 +106,7 @@ describe('Field Ops → Report', () => {
 		const result = await run({ operation: 'images', ...windowParams(), returnAll: false, limit: 1, options: { downloadFiles: true, imageSize } });
 		const item = result.items['Field Ops'][0];
 		expect(item.json._file).toEqual({ downloaded: true, property: 'data' });
-		const png = PNG.sync.read(Buffer.from(item.binary!.data.data, 'base64'));
+		const png = PNG.sync.read(await harness.binaryBuffer(item.binary!.data));
 		expect(Math.max(png.width, png.height)).toBeLessThanOrEqual(maxDimension);
 		expect(Math.max(png.width, png.height)).toBeGreaterThan(maxDimension / 2);
 	});
@@ -141,7 +141,8 @@ describe('Field Ops → Report', () => {
 		expect(pending.length).toBeGreaterThan(0);
 		expect(pending[0].json._file).toMatchObject({ downloaded: false, reason: expect.stringMatching(/not generated yet/) });
 		expect(ready.length).toBeGreaterThan(0);
-		expect(Buffer.from(ready[0].binary!.data.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+		expect((await harness.binaryBuffer(ready[0].binary!.data)).subarray(0, 5).toString()).toBe('%PDF-');
+		expect(ready[0].binary!.data).toMatchObject({ mimeType: 'application/pdf', fileName: expect.stringMatching(/\.pdf$/) });
 	});
 
 	it('refuses a change window that ends before it starts, before any request', async () => {

@@ -1,4 +1,4 @@
-import { PNG } from 'pngjs';
+import { encodePng } from './png';
 
 import type { World } from './state';
 
@@ -42,19 +42,20 @@ export function fileBytes(file: StoredFile): Buffer {
 
 /** A photo-like PNG (a colour gradient with a seeded tint), so resizing has real pixels to work on. */
 export function renderPng(width: number, height: number, tint: number): Buffer {
-	const png = new PNG({ width, height });
+	const data = new Uint8Array(width * height * 4);
 	const r0 = (tint * 37) % 256;
 	const g0 = (tint * 91) % 256;
 	for (let y = 0; y < height; y++) {
+		const g = (g0 + ((y * 255) / height) | 0) & 255;
 		for (let x = 0; x < width; x++) {
 			const i = (width * y + x) << 2;
-			png.data[i] = (r0 + (x * 255) / width) % 256;
-			png.data[i + 1] = (g0 + (y * 255) / height) % 256;
-			png.data[i + 2] = ((x + y) * 127) / (width + height);
-			png.data[i + 3] = 255;
+			data[i] = (r0 + ((x * 255) / width) | 0) & 255;
+			data[i + 1] = g;
+			data[i + 2] = (((x + y) * 127) / (width + height)) | 0;
+			data[i + 3] = 255;
 		}
 	}
-	return PNG.sync.write(png, { deflateLevel: 1 });
+	return encodePng({ width, height, data });
 }
 
 /** A minimal valid one-page PDF carrying `title`, standing in for the service's generated reports. */

@@ -78,7 +78,7 @@ export class Sandbox {
 	reset(seed = this.seed, scale = this.scale): void {
 		this.seed = seed;
 		this.scale = scale;
-		this.world = new World({ rng: new Rng(seed), clock: this.clock, scale });
+		this.world = new World({ seed, rng: new Rng(seed), clock: this.clock, scale });
 		seedMasterData(this.world);
 		for (const module of SANDBOX_MODULES) module.seed?.(this.world);
 		this.faults = [];

@@ -123,6 +123,7 @@ export interface Person {
 }
 
 export interface WorldContext {
+	seed: number;
 	rng: Rng;
 	clock: VirtualClock;
 	scale: number;

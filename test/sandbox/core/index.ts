@@ -1,11 +1,13 @@
 import type { Router } from '../router';
 import type { World } from '../state';
+import { registerFiles } from './files';
 import { registerMachines } from './machines';
 import { registerProjects } from './projects';
 
 export function registerCore(router: Router): void {
 	registerProjects(router);
 	registerMachines(router);
+	registerFiles(router);
 }
 
 export function seedCore(_world: World): void {}

@@ -1,0 +1,128 @@
+import { addFile, renderPdf } from '../files';
+import type { Reply, RequestContext } from '../http';
+import type { Router } from '../router';
+import type { Sandbox } from '../sandbox';
+import type { World } from '../state';
+import { KINDS } from './kinds';
+import { nextLink, parseFeedQuery, type FeedQuery } from './query';
+import { FeedStore, feedRng, type FeedRecord, type KindDefinition } from './store';
+import { decodeToken, encodeToken } from './tokens';
+
+/** Share of seeded checklists, incidents and absences already submitted (with a PDF). */
+const SUBMITTED_SHARE = 0.6;
+
+export function iso(ms: number): string {
+	return new Date(ms).toISOString();
+}
+
+/** Generates the PDF of a submitted record. */
+export function submit(world: World, definition: KindDefinition, record: FeedRecord, atMs: number): void {
+	if (!definition.pdf || record.pdfFileId) return;
+	const title = `${definition.kind} ${record.id}`;
+	record.pdfFileId = addFile(world, {
+		companyId: record.companyId,
+		fileName: `${definition.kind}-${record.id}.pdf`,
+		contentType: 'application/pdf',
+		content: () => renderPdf(title),
+		createdDateTime: iso(atMs),
+	}).id;
+	if ('status' in record.data) record.data.status = 'submitted';
+}
+
+/** A feed's store, seeded on first use with about `scale` records. */
+export function feedStore(world: World, definition: KindDefinition): FeedStore {
+	return world.state(`feed:${definition.kind}`, () => {
+		const store = new FeedStore();
+		const rng = feedRng(world.ctx.seed, definition.kind);
+		const nowMs = world.clock.nowMs();
+		for (let index = 0; index < world.ctx.scale; index++) {
+			const record = definition.create({ world, rng, nowMs, index });
+			if (definition.pdf && rng.chance(SUBMITTED_SHARE)) submit(world, definition, record, record.modifiedMs);
+			store.records.push(record);
+			store.byId.set(record.id, record);
+		}
+		return store;
+	});
+}
+
+export function kindDefinition(kind: string): KindDefinition | undefined {
+	return KINDS.find((definition) => definition.kind === kind);
+}
+
+function matches(record: FeedRecord, query: FeedQuery, definition: KindDefinition): boolean {
+	if (!query.companies.has(record.companyId)) return false;
+	if (query.projectId && record.projectId !== query.projectId) return false;
+	for (const [name, value] of Object.entries(query.flags)) {
+		if (value !== undefined && record.data[name[0].toLowerCase() + name.slice(1)] !== value) return false;
+	}
+	if (query.incremental) {
+		if (record.modifiedMs < (query.since as number)) return false;
+		if (query.before !== undefined && record.modifiedMs >= query.before) return false;
+		return record.deletedMs === null || definition.tombstones;
+	}
+	if (record.deletedMs !== null) return false;
+	if (query.from !== undefined && record.dateMs < query.from) return false;
+	if (query.to !== undefined && record.dateMs > query.to) return false;
+	return true;
+}
+
+export function serve(record: FeedRecord, definition: KindDefinition, sandbox: Sandbox, callerCompanyId: string, includeSensitiveData: boolean): Record<string, unknown> {
+	const served: Record<string, unknown> = { id: record.id, ...record.data, createdDateTime: iso(record.createdMs), modifiedDateTime: iso(record.modifiedMs) };
+	if (definition.pdf) served.pdfUrl = record.pdfFileId ? `${sandbox.urls.core}/api/file/${record.pdfFileId}` : null;
+	if (definition.tombstones) {
+		served.isDeleted = record.deletedMs !== null;
+		served.deletedDateTime = record.deletedMs === null ? null : iso(record.deletedMs);
+	}
+	definition.render?.(record, served, { world: sandbox.world, callerCompanyId, includeSensitiveData });
+	return served;
+}
+
+/** First index in `sorted` strictly after the position (t, id), or after every record at t when ties are grouped. */
+function startIndex(sorted: FeedRecord[], key: 'dateMs' | 'modifiedMs', t: number, id: string, groupTies: boolean): number {
+	let lo = 0;
+	let hi = sorted.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		const r = sorted[mid];
+		const after = r[key] > t || (!groupTies && r[key] === t && r.id > id);
+		if (after) hi = mid;
+		else lo = mid + 1;
+	}
+	return lo;
+}
+
+export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: KindDefinition): Reply {
+	const query = parseFeedQuery(ctx, sandbox, definition.filters, ['Approved', 'ApprovedPayroll', 'Locked']);
+	const store = feedStore(sandbox.world, definition);
+	const order = query.incremental ? 'modified' : 'date';
+	const key = query.incremental ? 'modifiedMs' : 'dateMs';
+	const sorted = store.sorted(order);
+	const position = query.token ? decodeToken(query.token, query.fingerprint) : undefined;
+	let index = position ? startIndex(sorted, key, position.t, position.id, definition.groupTies) : 0;
+	const page: FeedRecord[] = [];
+	for (; index < sorted.length; index++) {
+		const record = sorted[index];
+		if (!matches(record, query, definition)) continue;
+		// Records sharing one exact time stay on one page, even past ChunkLimit (machine registrations).
+		if (page.length >= query.chunkLimit && !(definition.groupTies && record[key] === page[page.length - 1][key])) break;
+		page.push(record);
+	}
+	let more = false;
+	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++) more = matches(sorted[rest], query, definition);
+	const last = page[page.length - 1];
+	const token = more && last ? encodeToken({ t: last[key], id: last.id, q: query.fingerprint }) : '';
+	const includeSensitiveData = definition.filters.has('IncludeSensitiveData') && ctx.queryParam('IncludeSensitiveData')?.toLowerCase() === 'true';
+	return {
+		status: 200,
+		json: {
+			data: page.map((record) => serve(record, definition, sandbox, ctx.auth.companyId, includeSensitiveData)),
+			meta: { count: page.length, chunkLimit: query.chunkLimit, syncType: query.incremental ? 'incremental' : 'full' },
+			continuationToken: token,
+			links: { next: nextLink(ctx, token) },
+		},
+	};
+}
+
+export function registerFeeds(router: Router): void {
+	for (const definition of KINDS) router.reporting('GET', definition.path, (ctx, sandbox) => servePage(ctx, sandbox, definition));
+}
