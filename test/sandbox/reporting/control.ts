@@ -78,7 +78,7 @@ export function registerReportingControl(router: Router): void {
 		const definition = kindDefinition(kind);
 		if (!definition) throw badRequest(`Unknown kind "${kind}"`, 'kind');
 		const { world } = sandbox;
-		const store = feedStore(world, definition);
+		const store = feedStore(sandbox, definition);
 		const rng = activityRng(sandbox);
 		const now = world.clock.nowMs();
 		const live = store.records.filter((r) => r.deletedMs === null);
@@ -97,6 +97,7 @@ export function registerReportingControl(router: Router): void {
 				if (action === 'delete') record.deletedMs = now;
 				if (action === 'submit') submit(world, definition, record, now);
 				record.modifiedMs = now;
+				delete record.json;
 			}
 			store.touch();
 			affected = targets.map((r) => r.id);
@@ -117,7 +118,7 @@ export function registerReportingControl(router: Router): void {
 		}
 		const definition = kindDefinition(kind);
 		if (!definition) throw notFound(`Unknown kind "${kind}"`);
-		const records = feedStore(sandbox.world, definition).records.map((record) => ({
+		const records = feedStore(sandbox, definition).records.map((record) => ({
 			...serve(record, definition, sandbox, caller, true),
 			companyId: record.companyId,
 			isDeleted: record.deletedMs !== null,

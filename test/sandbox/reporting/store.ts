@@ -17,6 +17,23 @@ export interface FeedRecord {
 	/** Generated PDF (checklists, incidents, absences): null until submitted. */
 	pdfFileId: string | null;
 	data: Record<string, unknown>;
+	/** The served JSON of feeds without per-caller rendering, dropped whenever the record changes. */
+	json?: string;
+	/** ISO strings of createdMs/modifiedMs, rendered once per change (serving is the hot path). */
+	iso?: { createdMs: number; modifiedMs: number; created: string; modified: string };
+}
+
+/** The record's created/modified times as ISO strings, cached until they change. */
+export function isoTimes(record: FeedRecord): { created: string; modified: string } {
+	const cached = record.iso;
+	if (cached && cached.createdMs === record.createdMs && cached.modifiedMs === record.modifiedMs) return cached;
+	record.iso = {
+		createdMs: record.createdMs,
+		modifiedMs: record.modifiedMs,
+		created: new Date(record.createdMs).toISOString(),
+		modified: new Date(record.modifiedMs).toISOString(),
+	};
+	return record.iso;
 }
 
 export interface RecordSeed {
