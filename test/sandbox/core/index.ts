@@ -3,9 +3,11 @@ import type { World } from '../state';
 import { registerFiles } from './files';
 import { registerMachines } from './machines';
 import { registerProjects } from './projects';
+import { registerTasks } from './tasks';
 
 export function registerCore(router: Router): void {
 	registerProjects(router);
+	registerTasks(router);
 	registerMachines(router);
 	registerFiles(router);
 }

@@ -1,0 +1,75 @@
+import { N8nHarness } from '../harness';
+import { call, useSandbox } from '../helpers/sandbox';
+import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
+
+const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
+
+describe('Field Ops → Work Order', () => {
+	const sb = useSandbox();
+	let harness: N8nHarness;
+	const companyId = () => sb().clients[0].companyId;
+	const project = () => [...sb().sandbox.world.projects.values()].find((p) => p.companyId === companyId() && p.active)!;
+	const tasks = () => [...sb().sandbox.world.tasks.values()];
+	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
+		await harness.run(fieldOpsWorkflow({ resource: 'workOrder', ...parameters }, { continueOnFail }));
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+		await call(sb().coreUrl, '/__sandbox/template', {
+			method: 'POST',
+			json: { projectId: project().id, fields: { costPrice: 950, price: 1400, safeJobAnalysisApprovalRequired: true, unitId: 'm3', name: 'Mal' } },
+		});
+	});
+
+	it('creates a work order in a project given by number, inheriting the template’s settings but not its name', async () => {
+		const result = await run({
+			operation: 'create',
+			project: rl('projectNumber', project().projectNumber),
+			companyId: companyId(),
+			externalId: 'EXT-1',
+			additionalFields: { name: 'Grøftegraving', price: 1500 },
+		});
+
+		expect(result.error).toBeUndefined();
+		const created = tasks().find((t) => t.externalId === 'EXT-1');
+		expect(created).toMatchObject({ projectId: project().id, name: 'Grøftegraving', price: 1500, costPrice: 950, safeJobAnalysisApprovalRequired: true, unitId: 'm3', isTemplate: false });
+	});
+
+	it('gets it by external ID within the project, and lists the project’s work orders without the template', async () => {
+		const one = await run({ operation: 'get', project: rl('id', project().id), workOrder: rl('externalId', 'EXT-1') });
+		expect(one.items['Field Ops'][0].json.externalId).toBe('EXT-1');
+
+		const many = await run({ operation: 'getAll', project: rl('id', project().id), returnAll: true });
+		const expected = tasks().filter((t) => t.projectId === project().id && !t.isTemplate).map((t) => t.id).sort();
+		expect(many.items['Field Ops'].map((i) => i.json.id).sort()).toEqual(expected);
+	});
+
+	it('updates only the given fields, and Replace resets what it does not send (no template)', async () => {
+		const id = tasks().find((t) => t.externalId === 'EXT-1')!.id;
+		await run({ operation: 'update', project: rl('id', project().id), workOrder: rl('id', id), updateFields: { workDescriptionShort: 'Grøft langs veien' } });
+		expect(sb().sandbox.world.tasks.get(id)).toMatchObject({ workDescriptionShort: 'Grøft langs veien', costPrice: 950 });
+
+		await run({ operation: 'replace', project: rl('id', project().id), workOrder: rl('id', id), companyId: companyId(), externalId: 'EXT-1', additionalFields: { name: 'Grøft' } });
+		expect(sb().sandbox.world.tasks.get(id)).toMatchObject({ name: 'Grøft', costPrice: 0, safeJobAnalysisApprovalRequired: false });
+		expect(sb().sandbox.world.tasks.get(id)?.unitId).toBeUndefined();
+	});
+
+	it('refuses a duplicate external ID with a message naming the field', async () => {
+		const result = await run({ operation: 'create', project: rl('id', project().id), companyId: companyId(), externalId: 'EXT-1' }, true);
+		expect(result.items['Field Ops'][0].json.error).toMatch(/externalId/);
+	});
+
+	it('finds work orders by production code', async () => {
+		const code = tasks().find((t) => t.companyId === companyId() && t.externalDim01)!.externalDim01 as string;
+		const result = await run({ operation: 'getByProductionCode', productionCode: code, returnAll: true });
+		expect(result.items['Field Ops'].length).toBeGreaterThan(0);
+		expect(result.items['Field Ops'].every((i) => i.json.externalDim01 === code)).toBe(true);
+	});
+
+	it('deletes a work order', async () => {
+		const id = tasks().find((t) => t.externalId === 'EXT-1')!.id;
+		await run({ operation: 'delete', project: rl('id', project().id), workOrder: rl('id', id) });
+		expect(sb().sandbox.world.tasks.has(id)).toBe(false);
+	});
+});
