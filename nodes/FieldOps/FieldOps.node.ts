@@ -2,6 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 
 import { searchEmployees, searchMachines, searchProjects, searchWorkOrders } from './listSearch';
 import { RESOURCES } from './resources';
+import { getMachineTypes } from './resources/machine/loadOptions';
 
 export class FieldOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,5 +48,6 @@ export class FieldOps implements INodeType {
 
 	methods = {
 		listSearch: { searchProjects, searchWorkOrders, searchMachines, searchEmployees },
+		loadOptions: { getMachineTypes },
 	};
 }

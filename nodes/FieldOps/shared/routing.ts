@@ -114,3 +114,8 @@ export function missingValue(context: IExecuteSingleFunctions, label: string): N
 		itemIndex: context.getItemIndex(),
 	});
 }
+
+/** An operation run as code (a `customOperations` entry of the resource): only its option in the list. */
+export function codeOperation(spec: Pick<OperationSpec, 'name' | 'value' | 'action' | 'description'>): INodePropertyOptions {
+	return { name: spec.name, value: spec.value, action: spec.action, description: spec.description };
+}

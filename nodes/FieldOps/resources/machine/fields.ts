@@ -1,0 +1,32 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { bodyField } from '../../shared/fields';
+
+/** Every optional machine field of the API (the machine type is its own dropdown). */
+export const machineFields: INodeProperties[] = [
+	bodyField('Active', 'active', 'boolean', 'Whether the machine is active (new machines are inactive unless set)'),
+	bodyField('Build Year', 'buildYear', 'number', 'Year the machine was built', { typeOptions: { minValue: 1900, maxValue: 2200 } }),
+	bodyField('Capacity', 'capacity', 'number', 'Capacity'),
+	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),
+	bodyField('Cost Price Machine', 'costPriceMachine', 'number', 'Cost price of the machine itself'),
+	bodyField('Department', 'department', 'string', 'Department that owns the machine'),
+	bodyField('Emission Class', 'emissionClass', 'string', 'Emission class, e.g. Stage V'),
+	bodyField('Engine Number', 'engineNumber', 'string', 'Engine number'),
+	bodyField('Hour Meter', 'hourMeter', 'number', 'Current hour meter reading'),
+	bodyField('Is Equipment', 'isEquipment', 'boolean', 'Whether this is equipment (attached to a machine) rather than a machine. Equipment types are not checked against the machine types.'),
+	bodyField('Name', 'name', 'string', 'Name or model of the machine'),
+	bodyField('Note', 'note', 'string', 'Free text', { typeOptions: { rows: 3 } }),
+	bodyField('Parent Machine ID', 'parentMachineId', 'string', 'For equipment: the ID of the machine it is linked to'),
+	bodyField('Price', 'price', 'number', 'Sales price'),
+	bodyField('Purchased Date', 'purchasedDate', 'dateTime', 'When the machine was bought'),
+	bodyField('Registration Number', 'registrationNumber', 'string', 'Licence plate'),
+	bodyField('Responsible Employee Number', 'responsibleEmployeeNumber', 'string', 'Employee number of the person responsible'),
+	bodyField('Responsible User ID', 'responsibleId', 'string', 'User ID of the person responsible'),
+	bodyField('Serial Number', 'serialNumber', 'string', 'Serial number'),
+	bodyField('Service Date', 'serviceDate', 'dateTime', 'Date of the last or next service'),
+	{
+		...bodyField('Type Name or ID', 'typeId', 'options', 'The machine type, from the types configured for your company. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.'),
+		typeOptions: { loadOptionsMethod: 'getMachineTypes' },
+	},
+	bodyField('Weight (Kg)', 'weight', 'number', 'Weight in kilograms'),
+];

@@ -1,0 +1,90 @@
+import { N8nHarness } from '../harness';
+import { call, useSandbox } from '../helpers/sandbox';
+import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
+
+const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
+
+describe('Field Ops → Machine', () => {
+	const sb = useSandbox();
+	let harness: N8nHarness;
+	const companyId = () => sb().clients[0].companyId;
+	const machines = () => [...sb().sandbox.world.machines.values()];
+	const stats = async () => (await call(sb().coreUrl, '/__sandbox/stats')).body;
+	const run = async (parameters: Record<string, unknown>, items?: { json: Record<string, unknown> }[], continueOnFail = false) =>
+		await harness.run(fieldOpsWorkflow({ resource: 'machine', ...parameters }, { continueOnFail }), { triggerItems: items });
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+	});
+
+	it('creates a machine whose type is checked, and explains an unknown type', async () => {
+		const ok = await run({ operation: 'create', companyId: companyId(), machineNumber: 'M-900', additionalFields: { name: 'Volvo EC300E', typeId: 'excavator' } });
+		expect(ok.error).toBeUndefined();
+		expect(machines().find((m) => m.machineNumber === 'M-900')).toMatchObject({ name: 'Volvo EC300E', typeId: 'excavator' });
+
+		const bad = await run({ operation: 'create', companyId: companyId(), machineNumber: 'M-901', additionalFields: { typeId: 'hovercraft' } }, undefined, true);
+		const message = String(bad.items['Field Ops'][0].json.error);
+		expect(message).toMatch(/hovercraft/);
+		const error = bad.items['Field Ops'][0].error as { description?: string } | undefined;
+		expect(`${message} ${error?.description ?? ''}`).toMatch(/Machine Type/);
+	});
+
+	it('creates many machines in one request; a failing item in the middle fails alone', async () => {
+		const items = ['B-1', 'B-2', 'M-900', 'B-4', 'B-5'].map((machineNumber) => ({ json: { machineNumber } }));
+		const result = await run({ operation: 'createMany', companyId: companyId(), machineNumber: '={{ $json.machineNumber }}', additionalFields: { name: 'Bulk' } }, items, true);
+
+		expect((await stats()).requests['POST /api/v4/integration/machines/create/array']).toBe(1);
+		const output = result.items['Field Ops'];
+		expect(output).toHaveLength(5);
+		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4]);
+		expect(output[2].json.error).toMatch(/item 3.*machineNumber/);
+		expect(output.filter((item) => item.json.success === true)).toHaveLength(4);
+		expect(machines().filter((m) => m.name === 'Bulk').map((m) => m.machineNumber).sort()).toEqual(['B-1', 'B-2', 'B-4', 'B-5']);
+	});
+
+	it('without Continue On Fail, stops naming the failed item and how many others were saved', async () => {
+		const items = ['C-1', 'M-900'].map((machineNumber) => ({ json: { machineNumber } }));
+		const result = await run({ operation: 'createMany', companyId: companyId(), machineNumber: '={{ $json.machineNumber }}' }, items);
+		expect(result.error?.message).toMatch(/item 2/);
+		expect((result.error as { description?: string }).description).toMatch(/other 1 item/);
+		expect(machines().some((m) => m.machineNumber === 'C-1')).toBe(true);
+	});
+
+	it('updates many machines in batches of the chosen size', async () => {
+		const targets = machines().filter((m) => m.name === 'Bulk');
+		const items = targets.map((m) => ({ json: { id: m.id } }));
+		const result = await run({ operation: 'updateMany', updateFields: { note: 'Service done' }, batchSize: 3 }, items);
+		expect(result.error).toBeUndefined();
+		expect((await stats()).requests['PUT /api/v4/integration/machines/update/array']).toBe(Math.ceil(targets.length / 3));
+		expect(targets.every((m) => sb().sandbox.world.machines.get(m.id)?.note === 'Service done')).toBe(true);
+	});
+
+	it('gets a machine by a number with characters that must be encoded, as one path segment', async () => {
+		const result = await run({ operation: 'get', machine: rl('machineNumber', 'M/1|%..') }, undefined, true);
+		expect(String(result.items['Field Ops'][0].json.error)).toContain('M/1|%..');
+		expect((await stats()).requests['GET /api/v4/integration/machines/by-machine-number/{machineNumber}']).toBe(1);
+	});
+
+	it('refuses an ESG update with no field before any request, and sets fuel data', async () => {
+		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
+		const empty = await run({ operation: 'updateEsg', machine: rl('id', machine.id), esgFields: {} }, undefined, true);
+		expect(empty.items['Field Ops'][0].json.error).toMatch(/at least one ESG field/);
+		expect((await stats()).requests['PATCH /api/v4/integration/machines/{id}/esg']).toBeUndefined();
+
+		await run({ operation: 'updateEsg', machine: rl('id', machine.id), esgFields: { fuelType: 4, fuelConsumptionUnit: 2, fuelConsumptionRate: 12.5 } });
+		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ fuelType: 4, fuelConsumptionUnit: 2, fuelConsumptionRate: 12.5 });
+	});
+
+	it('checks deletability and deletes', async () => {
+		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
+		const check = await run({ operation: 'checkDeletable', machine: rl('machineNumber', 'M-900') });
+		expect(check.items['Field Ops'][0].json).toEqual({ result: true });
+		await run({ operation: 'delete', machine: rl('id', machine.id) });
+		expect(sb().sandbox.world.machines.has(machine.id)).toBe(false);
+	});
+});
