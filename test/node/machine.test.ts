@@ -1,3 +1,5 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
@@ -10,7 +12,7 @@ describe('Field Ops → Machine', () => {
 	const companyId = () => sb().clients[0].companyId;
 	const machines = () => [...sb().sandbox.world.machines.values()];
 	const stats = async () => (await call(sb().coreUrl, '/__sandbox/stats')).body;
-	const run = async (parameters: Record<string, unknown>, items?: { json: Record<string, unknown> }[], continueOnFail = false) =>
+	const run = async (parameters: Record<string, unknown>, items?: INodeExecutionData[], continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'machine', ...parameters }, { continueOnFail }), { triggerItems: items });
 
 	beforeAll(async () => {
