@@ -9,9 +9,8 @@ import {
 } from 'n8n-workflow';
 
 import { readReportPages } from '../FieldOps/shared/pagination';
-import { reportFiltersProperty } from '../FieldOps/shared/reportFilters';
+import { reportFilterQuery, reportFiltersProperty } from '../FieldOps/shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
-import { apiRequest } from '../FieldOps/shared/transport';
 import { searchProjects } from '../FieldOps/listSearch';
 import { advance, modifiedSince, newestForTest, readState, startState, type CursorOptions, type StartFrom, type TriggerEvent } from './cursor';
 import { cursorFeed } from './feeds';
@@ -28,39 +27,6 @@ interface TriggerOptions {
 	overlapSeconds?: number;
 	waitForRoadReference?: boolean;
 	roadReferenceTimeoutSeconds?: number;
-}
-
-async function projectIdFilter(context: IPollFunctions, filters: IDataObject): Promise<string | undefined> {
-	const locator = filters.project as { mode?: string; value?: string } | undefined;
-	const value = locator?.value?.trim();
-	if (!value) return undefined;
-	if (locator?.mode !== 'projectNumber') return value;
-	const project = await apiRequest<Row>(context, { method: 'GET', url: `/api/v4/integration/projects/by-project-number/${encodeURIComponent(value)}`, what: 'project' });
-	return String(project.id);
-}
-
-/** The feed's filters as query parameters (the same mapping as the Report resource). */
-async function filterQuery(context: IPollFunctions, feed: ReportFeed): Promise<IDataObject> {
-	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const query: IDataObject = {};
-	const projectId = feed.filters.includes('ProjectId') ? await projectIdFilter(context, filters) : undefined;
-	if (projectId) query.ProjectId = projectId;
-	const names: Array<[string, string]> = [
-		['CompanyId', 'companyId'],
-		['Approved', 'approved'],
-		['ApprovedPayroll', 'approvedPayroll'],
-		['Locked', 'locked'],
-		['IncludeSensitiveData', 'includeSensitiveData'],
-		['RequireGeoCoordinate', 'requireGeoCoordinate'],
-		['OwnCompanyDataOnly', 'ownCompanyDataOnly'],
-		['ExcludeDataFromSubsidiaries', 'excludeDataFromSubsidiaries'],
-	];
-	for (const [apiName, field] of names) {
-		if (feed.filters.includes(apiName as ReportFeed['filters'][number]) && filters[field] !== undefined && filters[field] !== '') query[apiName] = filters[field];
-	}
-	const sources = filters.sources as string[] | undefined;
-	if (feed.filters.includes('Sources') && sources?.length) query.Sources = sources.join(',');
-	return query;
 }
 
 async function readAll(context: IPollFunctions, feed: ReportFeed, query: IDataObject): Promise<Row[]> {
@@ -215,7 +181,7 @@ export class FieldOpsTrigger implements INodeType {
 		if (feed.value === 'images' && options.waitForRoadReference) {
 			definition.holdBack = awaitingRoadReference(Date.now(), (options.roadReferenceTimeoutSeconds ?? 60) * 1000);
 		}
-		const query = await filterQuery(this, feed);
+		const query = await reportFilterQuery(this, feed, this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject);
 		const now = Date.now();
 
 		if (this.getMode() === 'manual') {

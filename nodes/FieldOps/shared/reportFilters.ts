@@ -1,7 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from './locators';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
+import { apiRequest, type FieldOpsContext } from './transport';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) => REPORT_FEEDS.filter(test).map((feed) => feed.value);
 
@@ -106,4 +107,47 @@ export function reportFiltersProperty(parameter: string, show: Record<string, st
 			},
 		],
 	};
+}
+
+/** API name of each simple filter and its field in the Filters collection. */
+const SIMPLE_FILTERS: Array<[ReportFilter, string]> = [
+	['CompanyId', 'companyId'],
+	['Approved', 'approved'],
+	['ApprovedPayroll', 'approvedPayroll'],
+	['Locked', 'locked'],
+	['IncludeSensitiveData', 'includeSensitiveData'],
+	['RequireGeoCoordinate', 'requireGeoCoordinate'],
+	['OwnCompanyDataOnly', 'ownCompanyDataOnly'],
+	['ExcludeDataFromSubsidiaries', 'excludeDataFromSubsidiaries'],
+];
+
+/**
+ * The query parameters of the Filters collection, for the filters the feed accepts. A project given by number
+ * is looked up first, as in every other project field.
+ */
+export async function reportFilterQuery(context: FieldOpsContext, feed: ReportFeed, filters: IDataObject, itemIndex?: number): Promise<IDataObject> {
+	const query: IDataObject = {};
+	const project = filters.project as { mode?: string; value?: string } | undefined;
+	const projectValue = project?.value?.trim();
+	if (feed.filters.includes('ProjectId') && projectValue) {
+		query.ProjectId =
+			project?.mode === 'projectNumber'
+				? String(
+						(
+							await apiRequest<IDataObject>(context, {
+								method: 'GET',
+								url: `/api/v4/integration/projects/by-project-number/${encodeURIComponent(projectValue)}`,
+								what: 'project',
+								itemIndex,
+							})
+						).id,
+					)
+				: projectValue;
+	}
+	for (const [apiName, field] of SIMPLE_FILTERS) {
+		if (feed.filters.includes(apiName) && filters[field] !== undefined && filters[field] !== '') query[apiName] = filters[field];
+	}
+	const sources = filters.sources as string[] | undefined;
+	if (feed.filters.includes('Sources') && sources?.length) query.Sources = sources.join(',');
+	return query;
 }

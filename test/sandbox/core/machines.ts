@@ -109,6 +109,16 @@ function bulkResult(index: number, outcome: { machine?: Machine; error?: ApiErro
 	return { index, success: false, id: null, machineNumber: null, message: error.message, errors: error.errors };
 }
 
+/** One element of a bulk body, validated on its own so a bad one fails alone. */
+function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
+	const parsed = schema.safeParse(element);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), String(issue?.path[0] ?? 'item'));
+	}
+	return parsed.data;
+}
+
 function attempt(run: () => Machine): { machine?: Machine; error?: ApiError } {
 	try {
 		return { machine: run() };
@@ -136,11 +146,7 @@ export function registerMachines(router: Router): void {
 			json: elements.map((element, index) =>
 				bulkResult(
 					index,
-					attempt(() => {
-						const parsed = createSchema.safeParse(element);
-						if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), String(parsed.error.issues[0]?.path[0] ?? 'item'));
-						return create(world, ctx.auth, parsed.data);
-					}),
+					attempt(() => create(world, ctx.auth, parseElement(createSchema, element))),
 				),
 			),
 		};
@@ -154,9 +160,7 @@ export function registerMachines(router: Router): void {
 				bulkResult(
 					index,
 					attempt(() => {
-						const parsed = updateItemSchema.safeParse(element);
-						if (!parsed.success) throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), String(parsed.error.issues[0]?.path[0] ?? 'item'));
-						const { id, ...changes } = parsed.data;
+						const { id, ...changes } = parseElement(updateItemSchema, element);
 						return patch(world, ctx.auth, ensureAccess(world, ctx.auth, find(world, id), 'Machine', id), changes);
 					}),
 				),

@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { downloadCoreFile, isCoreApiUrl } from '../../shared/files';
-import { apiRequest } from '../../shared/transport';
 import { readReportPages } from '../../shared/pagination';
+import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
 import type { CustomOperation } from '../../shared/types';
 
@@ -45,24 +45,6 @@ function dateParameter(
 		});
 	}
 	return date.toISOString();
-}
-
-/** The project filter: a project number is looked up first, as in every other project field. */
-async function projectFilter(context: IExecuteFunctions, itemIndex: number): Promise<string | undefined> {
-	const locator = context.getNodeParameter('filters.project', itemIndex, null, { extractValue: false }) as {
-		mode?: string;
-		value?: string;
-	} | null;
-	const value = locator?.value?.trim();
-	if (!value) return undefined;
-	if (locator?.mode !== 'projectNumber') return value;
-	const project = await apiRequest<IDataObject>(context, {
-		method: 'GET',
-		url: `/api/v4/integration/projects/by-project-number/${encodeURIComponent(value)}`,
-		what: 'project',
-		itemIndex,
-	});
-	return String(project.id);
 }
 
 /** The query of the first page, checked before any request is sent. */
@@ -103,32 +85,8 @@ async function buildQuery(
 		Object.assign(query, { ModifiedSince: since }, before && { ModifiedBefore: before });
 	}
 
-	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	if (feed.filters.includes('ProjectId')) {
-		const projectId = await projectFilter(context, itemIndex);
-		if (projectId) query.ProjectId = projectId;
-	}
-	const simple: Array<[string, string]> = [
-		['CompanyId', 'companyId'],
-		['Approved', 'approved'],
-		['ApprovedPayroll', 'approvedPayroll'],
-		['Locked', 'locked'],
-		['IncludeSensitiveData', 'includeSensitiveData'],
-		['RequireGeoCoordinate', 'requireGeoCoordinate'],
-		['OwnCompanyDataOnly', 'ownCompanyDataOnly'],
-		['ExcludeDataFromSubsidiaries', 'excludeDataFromSubsidiaries'],
-	];
-	for (const [apiName, field] of simple) {
-		const value = filters[field];
-		if (
-			feed.filters.includes(apiName as ReportFeed['filters'][number]) &&
-			value !== undefined &&
-			value !== ''
-		)
-			query[apiName] = value;
-	}
-	const sources = filters.sources as string[] | undefined;
-	if (feed.filters.includes('Sources') && sources?.length) query.Sources = sources.join(',');
+	const filters = context.getNodeParameter('filters', itemIndex, {}, { extractValue: false }) as IDataObject;
+	Object.assign(query, await reportFilterQuery(context, feed, filters, itemIndex));
 	return query;
 }
 
