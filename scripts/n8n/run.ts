@@ -1,0 +1,355 @@
+/**
+ * Real n8n, headless, for `npm run demo` and the end-to-end tests: starts `n8n start` on loopback with our
+ * package installed as a community package, sets up the owner and an API key, and offers the few calls the
+ * demo and the tests need. Install n8n first with `ensureN8n()` (scripts/n8n/install.ts).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { N8N_BIN, ROOT, node24, node24Env } from './install';
+
+export const PACKAGE_NAME = 'n8n-nodes-fieldops';
+export const NODE_TYPE = `${PACKAGE_NAME}.fieldOps`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.fieldOpsTrigger`;
+export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.fieldOpsTool`;
+export const CREDENTIAL_TYPE = 'fieldOpsOAuth2Api';
+
+export const OWNER = { email: 'demo@fieldops.example.com', password: 'FieldOps-demo-1', firstName: 'Field', lastName: 'Ops' };
+// Fixed so that a kept user folder can be decrypted again after a restart.
+const ENCRYPTION_KEY = 'fieldops-e2e-not-a-secret';
+// The auth cookie is bound to this header; any constant works for a script.
+const BROWSER_ID = 'fieldops-e2e';
+
+/** A free TCP port on loopback (closed again before n8n binds it; a race we accept for tests). */
+export function freePort(): Promise<number> {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+/** `npm pack` of the built package (run `npm run build` first); returns the tarball's path. */
+export function packPackage(destination = join(ROOT, '.e2e', 'pack')): string {
+	if (!existsSync(join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
+	mkdirSync(destination, { recursive: true });
+	for (const old of readdirSync(destination)) if (old.endsWith('.tgz')) rmSync(join(destination, old));
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, env: node24Env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const [packed] = JSON.parse(out) as { filename: string }[];
+	return join(destination, packed.filename);
+}
+
+/**
+ * Installs the tarball the way n8n installs a community package: `npm install` into `<user folder>/.n8n/nodes`,
+ * without peer dependencies (n8n provides n8n-workflow) and without install scripts.
+ */
+export function installCommunityPackage(userFolder: string, tarball: string): void {
+	const nodesDir = join(userFolder, '.n8n', 'nodes');
+	mkdirSync(nodesDir, { recursive: true });
+	const manifest = join(nodesDir, 'package.json');
+	if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
+	execFileSync(
+		'npm',
+		['install', '--omit=peer', '--ignore-scripts', '--package-lock=false', '--audit=false', '--fund=false', '--bin-links=false', '--loglevel=error', tarball],
+		{ cwd: nodesDir, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+}
+
+export interface HttpAnswer<T = any> {
+	status: number;
+	body: T;
+	headers: Headers;
+}
+
+export interface StartOptions {
+	/** Keep using this folder (state survives a restart); a fresh temp folder otherwise. */
+	userFolder?: string;
+	/** Our package's tarball to install; packed from the current build when omitted. `false`: install nothing. */
+	tarball?: string | false;
+	port?: number;
+	/** Extra environment for n8n (e.g. queue mode). */
+	env?: Record<string, string>;
+	/** Print n8n's output here instead of only into `<user folder>/n8n.log`. */
+	inheritOutput?: boolean;
+	/** Seconds to wait for /healthz/readiness. */
+	readyTimeout?: number;
+}
+
+export interface N8nInstance {
+	url: string;
+	port: number;
+	userFolder: string;
+	env: NodeJS.ProcessEnv;
+	process: ChildProcess;
+	/** Seconds from spawn to readiness. */
+	startSeconds: number;
+	cookie?: string;
+	apiKey?: string;
+	/** Internal REST API (`/rest/...`) with the owner's login cookie; answers are unwrapped from `{ data }`. */
+	rest<T = any>(method: string, path: string, json?: unknown): Promise<HttpAnswer<T>>;
+	/** Any path of the server (e.g. `/types/nodes.json`) with the login cookie. */
+	get<T = any>(path: string): Promise<HttpAnswer<T>>;
+	/** Public API (`/api/v1/...`) with the API key. */
+	api<T = any>(method: string, path: string, json?: unknown): Promise<HttpAnswer<T>>;
+	/** Sets up the owner (or logs in if it exists) and keeps the cookie. */
+	setupOwner(): Promise<void>;
+	createApiKey(): Promise<string>;
+	createCredential(name: string, type: string, data: Record<string, unknown>): Promise<string>;
+	/**
+	 * The editor's "Test" of a saved credential (2.41 requires its id), with `data` as edited in the form: n8n
+	 * merges it over the stored values before testing.
+	 */
+	testCredential(id: string, type: string, data?: Record<string, unknown>): Promise<{ status: string; message: string }>;
+	/** Creates a workflow through the public API (only the fields it accepts); returns its id. */
+	importWorkflow(workflow: WorkflowFile, credentialIds?: Record<string, { id: string; name: string }>): Promise<string>;
+	activateWorkflow(id: string): Promise<void>;
+	/** Runs a saved workflow with `n8n execute` in a second process (uses the same database). */
+	executeWithCli(id: string): Promise<any>;
+	/** Waits for the newest finished execution of a workflow and returns it with its data. */
+	latestExecution(workflowId: string, timeoutMs?: number): Promise<any>;
+	/** The tail of n8n's log, for failure messages. */
+	logTail(lines?: number): string;
+	stop(): Promise<void>;
+}
+
+export interface WorkflowFile {
+	name: string;
+	nodes: { type: string; credentials?: Record<string, { id: string; name: string }>; [key: string]: unknown }[];
+	connections: unknown;
+	settings?: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+async function http(url: string, method: string, headers: Record<string, string>, json?: unknown): Promise<HttpAnswer> {
+	const res = await fetch(url, {
+		method,
+		headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: json === undefined ? undefined : JSON.stringify(json),
+	});
+	const text = await res.text();
+	let body: unknown = text;
+	if ((res.headers.get('content-type') ?? '').includes('json') && text) body = JSON.parse(text);
+	return { status: res.status, body, headers: res.headers };
+}
+
+function expectOk<T>(answer: HttpAnswer<T>, what: string): T {
+	if (answer.status >= 300) throw new Error(`${what}: HTTP ${answer.status} ${typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)}`);
+	return answer.body;
+}
+
+/** The environment that runs n8n quietly on loopback (see the notes on running n8n here). */
+export function n8nEnv(userFolder: string, port: number, brokerPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env = node24Env({
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: 'localhost',
+		N8N_PROTOCOL: 'http',
+		N8N_EDITOR_BASE_URL: `http://localhost:${port}`,
+		WEBHOOK_URL: `http://localhost:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_LEVEL: 'info',
+		DB_SQLITE_POOL_SIZE: '2',
+		...extra,
+	});
+	// Jest sets NODE_ENV=test, which switches n8n into its own test mode: run it as a user would.
+	for (const key of Object.keys(env)) if (key === 'NODE_ENV' || key.startsWith('JEST_')) delete env[key];
+	return env;
+}
+
+/** Starts n8n and waits until it is ready. The owner and API key are created by `setupOwner`/`createApiKey`. */
+export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
+	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed: run \`npx tsx scripts/n8n/install.ts\` first (${N8N_BIN} is missing)`);
+	const ownFolder = options.userFolder === undefined;
+	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'fieldops-n8n-'));
+	mkdirSync(userFolder, { recursive: true });
+	if (options.tarball !== false) installCommunityPackage(userFolder, options.tarball ?? packPackage());
+
+	const port = options.port ?? (await freePort());
+	const env = n8nEnv(userFolder, port, await freePort(), options.env);
+	const logFile = join(userFolder, 'n8n.log');
+	const logFd = openSync(logFile, 'a');
+	const started = Date.now();
+	// Own process group, so stop() also ends n8n's task runner.
+	const child = spawn(node24(), [N8N_BIN, 'start'], {
+		cwd: userFolder,
+		env,
+		detached: true,
+		stdio: ['ignore', options.inheritOutput ? 'inherit' : logFd, options.inheritOutput ? 'inherit' : logFd],
+	});
+	closeSync(logFd);
+	let exited = false;
+	const exitPromise = new Promise<void>((resolveExit) => child.on('exit', () => ((exited = true), resolveExit())));
+	const url = `http://localhost:${port}`;
+
+	const logTail = (lines = 40) => {
+		try {
+			return readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n');
+		} catch {
+			return '(no log)';
+		}
+	};
+
+	const stop = async () => {
+		if (!exited && child.pid) {
+			try {
+				process.kill(-child.pid, 'SIGTERM');
+			} catch {
+				// Already gone.
+			}
+			const timer = setTimeout(() => {
+				try {
+					if (child.pid) process.kill(-child.pid, 'SIGKILL');
+				} catch {
+					// Already gone.
+				}
+			}, 15_000);
+			await exitPromise;
+			clearTimeout(timer);
+		}
+		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
+	};
+
+	const deadline = started + (options.readyTimeout ?? 120) * 1000;
+	for (;;) {
+		if (exited) throw new Error(`n8n exited before it was ready:\n${logTail()}`);
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n was not ready after ${options.readyTimeout ?? 120} s:\n${logTail()}`);
+		}
+		try {
+			const res = await fetch(`${url}/healthz/readiness`);
+			if (res.status === 200) break;
+		} catch {
+			// Not listening yet.
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+
+	const instance: N8nInstance = {
+		url,
+		port,
+		userFolder,
+		env,
+		process: child,
+		startSeconds: (Date.now() - started) / 1000,
+		async rest(method, path, json) {
+			const headers: Record<string, string> = { 'browser-id': BROWSER_ID };
+			if (instance.cookie) headers.cookie = instance.cookie;
+			const answer = await http(`${url}/rest${path}`, method, headers, json);
+			if (answer.body && typeof answer.body === 'object' && 'data' in answer.body) answer.body = answer.body.data;
+			return answer;
+		},
+		async get(path) {
+			return http(`${url}${path}`, 'GET', { 'browser-id': BROWSER_ID, ...(instance.cookie ? { cookie: instance.cookie } : {}) });
+		},
+		async api(method, path, json) {
+			if (!instance.apiKey) throw new Error('No API key yet: call createApiKey() first');
+			return http(`${url}/api/v1${path}`, method, { 'x-n8n-api-key': instance.apiKey }, json);
+		},
+		async setupOwner() {
+			let answer = await http(`${url}/rest/owner/setup`, 'POST', { 'browser-id': BROWSER_ID }, OWNER);
+			if (answer.status >= 300) {
+				// A kept user folder already has its owner.
+				answer = await http(`${url}/rest/login`, 'POST', { 'browser-id': BROWSER_ID }, { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+			}
+			expectOk(answer, 'owner set-up / login');
+			const cookie = answer.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+			if (!cookie) throw new Error('n8n set no n8n-auth cookie');
+			instance.cookie = cookie.split(';')[0];
+		},
+		async createApiKey() {
+			const scopes = expectOk(await instance.rest<string[]>('GET', '/api-keys/scopes'), 'API key scopes');
+			const created = expectOk(
+				await instance.rest('POST', '/api-keys', { label: `fieldops-${Date.now()}`, scopes, expiresAt: null }),
+				'API key creation',
+			);
+			instance.apiKey = (created.rawApiKey ?? created.apiKey) as string;
+			return instance.apiKey;
+		},
+		async createCredential(name, type, data) {
+			const created = expectOk(await instance.rest('POST', '/credentials', { name, type, data }), 'credential creation');
+			return created.id as string;
+		},
+		async testCredential(id, type, data) {
+			return expectOk(await instance.rest('POST', '/credentials/test', { credentials: { id, type, data } }), 'credential test');
+		},
+		async importWorkflow(workflow, credentialIds = {}) {
+			const nodes = workflow.nodes.map((node) => {
+				if (!node.credentials) return node;
+				const credentials = Object.fromEntries(
+					Object.entries(node.credentials).map(([credType, ref]) => [credType, credentialIds[credType] ?? ref]),
+				);
+				return { ...node, credentials };
+			});
+			const created = expectOk(
+				await instance.api('POST', '/workflows', {
+					name: workflow.name,
+					nodes,
+					connections: workflow.connections,
+					settings: workflow.settings ?? { executionOrder: 'v1' },
+				}),
+				`import of "${workflow.name}"`,
+			);
+			return created.id as string;
+		},
+		async activateWorkflow(id) {
+			expectOk(await instance.api('POST', `/workflows/${id}/activate`), `activation of workflow ${id}`);
+		},
+		async executeWithCli(id) {
+			const cliEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+			const out = await new Promise<string>((resolveRun, reject) => {
+				const cli = spawn(node24(), [N8N_BIN, 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+				let stdout = '';
+				let stderr = '';
+				cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+				cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+				cli.on('error', reject);
+				cli.on('exit', (code) => (code === 0 ? resolveRun(stdout) : reject(new Error(`n8n execute --id=${id} failed (exit ${code}):\n${stdout}\n${stderr}`))));
+			});
+			// Log lines come first; the run data is the JSON from the first line that starts with `{`.
+			const lines = out.split('\n');
+			const start = lines.findIndex((line) => line.startsWith('{'));
+			if (start < 0) throw new Error(`n8n execute printed no JSON:\n${out}`);
+			return JSON.parse(lines.slice(start).join('\n'));
+		},
+		async latestExecution(workflowId, timeoutMs = 30_000) {
+			const until = Date.now() + timeoutMs;
+			for (;;) {
+				const list = expectOk(await instance.api('GET', `/executions?workflowId=${workflowId}&limit=1`), 'executions');
+				const [latest] = (list.data ?? []) as { id: string; finished: boolean; stoppedAt?: string | null; status?: string }[];
+				if (latest && latest.stoppedAt) {
+					return expectOk(await instance.api('GET', `/executions/${latest.id}?includeData=true`), `execution ${latest.id}`);
+				}
+				if (Date.now() > until) throw new Error(`No finished execution of workflow ${workflowId} after ${timeoutMs} ms`);
+				await new Promise((r) => setTimeout(r, 250));
+			}
+		},
+		logTail,
+		stop,
+	};
+	return instance;
+}
+
+/** The items one node produced in an execution's run data (first run, first output). */
+export function nodeOutput(execution: any, nodeName: string): Record<string, unknown>[] {
+	const runData = execution?.data?.resultData?.runData ?? execution?.resultData?.runData;
+	const run = runData?.[nodeName]?.[0];
+	if (!run) throw new Error(`No run data for node "${nodeName}"`);
+	if (run.error) throw new Error(`Node "${nodeName}" failed: ${run.error.message ?? JSON.stringify(run.error)}`);
+	return ((run.data?.main?.[0] ?? []) as { json: Record<string, unknown> }[]).map((item) => item.json);
+}

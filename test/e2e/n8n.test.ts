@@ -1,0 +1,140 @@
+/**
+ * The package in a real n8n 2.41.1: installed from the packed tarball the way n8n installs community packages,
+ * loaded by n8n's own loader, its credential tested through n8n's REST API, and a workflow run by the n8n server
+ * against the sandbox. One n8n for the whole file (it takes 7-9 s to start).
+ * Needs `npm run build` and `npx tsx scripts/n8n/install.ts` first (`npm run test:e2e` does both).
+ */
+import { randomUUID } from 'node:crypto';
+
+import { call, tokenFor, useSandbox } from '../helpers/sandbox';
+import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance } from '../../scripts/n8n/run';
+
+const timings: Record<string, number> = {};
+
+/** POSTs to a production webhook; retries briefly while n8n registers it after activation. */
+async function callWebhook(n8n: N8nInstance, path: string): Promise<Response> {
+	for (let attempt = 0; ; attempt++) {
+		const answer = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		if (answer.status !== 404 || attempt >= 20) return answer;
+		await answer.arrayBuffer();
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}
+
+describe('real n8n with n8n-nodes-fieldops installed', () => {
+	const sb = useSandbox();
+	let n8n: N8nInstance;
+
+	const credentialData = (secret?: string) => {
+		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
+		return {
+			environment: 'test',
+			coreUrl: sb().coreUrl,
+			reportingUrl: sb().reportingUrl,
+			identityUrl: sb().identityUrl,
+			machineStateUrl: sb().machineStateUrl,
+			clientId: admin.clientId,
+			clientSecret: secret ?? admin.clientSecret,
+			useCoreApi: true,
+			useReportingApi: false,
+			useMachineStateApi: false,
+		};
+	};
+
+	beforeAll(async () => {
+		const started = Date.now();
+		n8n = await startN8n();
+		await n8n.setupOwner();
+		await n8n.createApiKey();
+		timings['n8n start (readiness)'] = n8n.startSeconds;
+		timings['n8n start + package install + owner + API key'] = (Date.now() - started) / 1000;
+	}, 180_000);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		console.log(`e2e timings (s): ${JSON.stringify(timings)}`);
+	});
+
+	const timed = (name: string, fn: () => Promise<void>) =>
+		it(name, async () => {
+			const started = Date.now();
+			try {
+				await fn();
+			} catch (error) {
+				throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- n8n log ---\n${n8n?.logTail(30) ?? ''}`);
+			} finally {
+				timings[name] = (Date.now() - started) / 1000;
+			}
+		});
+
+	timed('lists the node, its AI tool variant and the credential type', async () => {
+		// What the editor loads: the type files n8n writes at start-up from every loaded package.
+		const nodes = await n8n.get<{ name: string }[]>('/types/nodes.json');
+		expect(nodes.status).toBe(200);
+		const nodeNames = nodes.body.map((n) => n.name);
+		expect(nodeNames).toEqual(expect.arrayContaining([NODE_TYPE, TOOL_NODE_TYPE]));
+
+		const credentials = await n8n.get<{ name: string }[]>('/types/credentials.json');
+		expect(credentials.status).toBe(200);
+		expect(credentials.body.map((c) => c.name)).toContain(CREDENTIAL_TYPE);
+	});
+
+	timed('tests the credential: passes with the sandbox client, fails with a wrong secret', async () => {
+		const good = await n8n.createCredential('Field Ops (good)', CREDENTIAL_TYPE, credentialData());
+		expect(await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData())).toMatchObject({ status: 'OK' });
+
+		const wrong = await n8n.createCredential('Field Ops (wrong secret)', CREDENTIAL_TYPE, credentialData('wrong-secret'));
+		const bad = await n8n.testCredential(wrong, CREDENTIAL_TYPE, credentialData('wrong-secret'));
+		expect(bad.status).toBe('Error');
+		// As in the editor: a secret edited in the form (not saved yet) is what gets tested.
+		expect((await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData('wrong-secret'))).status).toBe('Error');
+	});
+
+	timed('runs Project → Get Many in the n8n server and returns the company’s projects', async () => {
+		const credentialId = await n8n.createCredential('Field Ops e2e', CREDENTIAL_TYPE, credentialData());
+		const path = randomUUID();
+		const workflowId = await n8n.importWorkflow({
+			name: 'Field Ops e2e: projects',
+			nodes: [
+				{
+					id: 'e2e-1',
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: path,
+					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries' },
+				},
+				{
+					id: 'e2e-2',
+					name: 'Field Ops',
+					type: NODE_TYPE,
+					typeVersion: 1,
+					position: [260, 0],
+					parameters: { resource: 'project', operation: 'getAll', returnAll: true },
+					credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops e2e' } },
+				},
+			],
+			connections: { Webhook: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await n8n.activateWorkflow(workflowId);
+
+		const answer = await callWebhook(n8n, path);
+		const text = await answer.text();
+		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+		const returned = JSON.parse(text) as { id: string }[];
+
+		// The same list read directly from the sandbox with the client's token.
+		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
+		const direct = await call(sb().coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb(), admin.clientId) });
+		expect(direct.status).toBe(200);
+		const expected = direct.body as { id: string }[];
+		expect(expected.length).toBeGreaterThan(0);
+		expect(returned.map((p) => p.id).sort()).toEqual(expected.map((p) => p.id).sort());
+
+		// n8n saved the execution with the node's output.
+		const execution = await n8n.latestExecution(workflowId);
+		expect(nodeOutput(execution, 'Field Ops').map((p) => p.id).sort()).toEqual(expected.map((p) => p.id).sort());
+	});
+});
