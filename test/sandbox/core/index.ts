@@ -1,6 +1,7 @@
 import type { Router } from '../router';
 import type { World } from '../state';
 import { registerFiles } from './files';
+import { registerLookups } from './lookups';
 import { registerMachines } from './machines';
 import { registerProjects } from './projects';
 import { registerTasks } from './tasks';
@@ -10,6 +11,7 @@ export function registerCore(router: Router): void {
 	registerTasks(router);
 	registerMachines(router);
 	registerFiles(router);
+	registerLookups(router);
 }
 
 export function seedCore(_world: World): void {}
