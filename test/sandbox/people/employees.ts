@@ -1,0 +1,374 @@
+import { z } from 'zod';
+
+import { badRequest, forbidden, notFound, parseIsoDate, queryBool, type Caller, type RequestContext } from '../http';
+import type { Router } from '../router';
+import type { Employment, Person, TagDefinition, UserTag, World } from '../state';
+
+/**
+ * Employees (v5): the `Person` records addressed by employee number. Every error has the v5 body
+ * `{message, errors[{category, code, field, message}]}`.
+ */
+const isoDate = z.string().refine((v) => parseIsoDate(v) !== undefined, 'must be an ISO 8601 date-time');
+const text = (max = 500) => z.string().max(max);
+
+const employmentSchema = z
+	.object({
+		startDate: isoDate,
+		endDate: isoDate.nullable().optional(),
+		department: text(200).nullable().optional(),
+		mainProjectNumber: text(100).nullable().optional(),
+		payroll: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
+	})
+	.strict();
+
+const OPTIONAL_PROFILE = {
+	email: text(320).nullable(),
+	address: text(1000).nullable(),
+	workTitle: text(200).nullable(),
+	carRegistrationNumber: text(50).nullable(),
+	closestRelative: text(500).nullable(),
+	personalInfo: text(5000).nullable(),
+	workCardId: text(100).nullable(),
+	workCardExpirationDate: isoDate.nullable(),
+};
+const createSchema = z
+	.object({
+		employeeNumber: text(100).min(1),
+		firstName: text(200).min(1),
+		lastName: text(200).min(1),
+		phone: text(50).min(3),
+		birthDate: isoDate,
+		employment: employmentSchema,
+	})
+	.extend(z.object(OPTIONAL_PROFILE).partial().shape)
+	.strict();
+const replaceSchema = z
+	.object({ firstName: text(200).min(1), lastName: text(200).min(1), birthDate: isoDate })
+	.extend(z.object({ phone: text(50).min(3), ...OPTIONAL_PROFILE }).partial().shape)
+	.strict();
+/** PATCH: omitted = unchanged, null clears; the required profile fields cannot be cleared. */
+const patchSchema = z
+	.object({
+		firstName: text(200).min(1),
+		lastName: text(200).min(1),
+		email: text(320).nullable(),
+		phone: text(50).min(3),
+		birthDate: isoDate,
+		address: text(1000).nullable(),
+		workTitle: text(200).nullable(),
+		carRegistrationNumber: text(50).nullable(),
+		closestRelative: text(500).nullable(),
+		personalInfo: text(5000).nullable(),
+	})
+	.partial()
+	.strict();
+const updateEmploymentSchema = employmentSchema.partial().strict();
+const tagsSchema = z
+	.array(
+		z
+			.object({
+				userTagId: z.string().optional(),
+				tagId: z.string().optional(),
+				tagName: z.string().optional(),
+				applicableFromDate: isoDate.nullable().optional(),
+				applicableToDate: isoDate.nullable().optional(),
+			})
+			.strict(),
+	)
+	.max(1000);
+
+const DAY = 86_400_000;
+const dayOf = (iso: string) => Math.floor(Date.parse(iso) / DAY);
+
+export function employmentGroups(person: Person, todayMs: number) {
+	const today = Math.floor(todayMs / DAY);
+	const current = person.employments.find((e) => dayOf(e.startDate) <= today && (e.endDate === null || dayOf(e.endDate) >= today)) ?? null;
+	return {
+		current,
+		upcoming: person.employments.filter((e) => dayOf(e.startDate) > today),
+		historical: person.employments.filter((e) => e.endDate !== null && dayOf(e.endDate) < today),
+	};
+}
+
+function topCompany(world: World, companyId: string): string {
+	let company = world.companies.get(companyId);
+	while (company?.parentId) company = world.companies.get(company.parentId);
+	return company?.id ?? companyId;
+}
+
+/** Employee numbers are unique within the company structure. */
+function ensureUniqueNumber(world: World, companyId: string, employeeNumber: string, except?: Person): void {
+	const structure = world.companyTree(topCompany(world, companyId));
+	for (const person of world.people.values()) {
+		if (person !== except && structure.includes(person.companyId) && person.employeeNumber === employeeNumber) {
+			throw badRequest(`employeeNumber ${employeeNumber} is already used in the company structure`, 'employeeNumber', 'Duplicate');
+		}
+	}
+}
+
+export function findEmployee(world: World, caller: Caller, employeeNumber: string): Person {
+	const person = [...world.people.values()].find((p) => p.employeeNumber === employeeNumber && world.canAccessCompany(caller.companyId, p.companyId));
+	if (!person) throw notFound(`Employee ${employeeNumber} was not found`);
+	return person;
+}
+
+const INCLUDES = ['tags', 'work-time-arrangements', 'employment-history'];
+
+function includes(ctx: RequestContext): Set<string> {
+	const values = (ctx.queryParam('include') ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+	for (const value of values) if (!INCLUDES.includes(value)) throw badRequest(`include may contain ${INCLUDES.join(', ')} (got "${value}")`, 'include');
+	return new Set(values);
+}
+
+function tagView(world: World, tag: UserTag) {
+	const definition = world.tagDefinitions.find((d) => d.tagId === tag.tagId);
+	return { ...tag, tagName: definition?.tagName ?? null, isPayrollTag: definition?.isPayrollTag ?? false };
+}
+
+export function employeeView(world: World, person: Person, include: Set<string> = new Set()) {
+	const groups = employmentGroups(person, world.clock.nowMs());
+	const view: Record<string, unknown> = {
+		employeeNumber: person.employeeNumber,
+		firstName: person.firstName,
+		lastName: person.lastName,
+		phone: person.phone,
+		email: person.email,
+		birthDate: person.birthDate,
+		companyId: person.companyId,
+		isDisabled: person.disabled,
+	};
+	for (const field of Object.keys(OPTIONAL_PROFILE)) if (field !== 'email') view[field] = person[field] ?? null;
+	view.employment = groups.current;
+	view.projectCompanies = person.projectCompanies;
+	if (include.has('tags')) view.tags = person.tags.map((tag) => tagView(world, tag));
+	if (include.has('work-time-arrangements')) view.workTimeArrangements = [{ name: 'Standard 37,5 t', validFrom: person.employments[0]?.startDate ?? null }];
+	if (include.has('employment-history')) view.employmentHistory = groups;
+	return view;
+}
+
+function newEmployment(world: World, body: z.infer<typeof employmentSchema>): Employment {
+	return { id: world.newId(), startDate: body.startDate, endDate: body.endDate ?? null, department: body.department ?? null, mainProjectNumber: body.mainProjectNumber ?? null, payroll: body.payroll ?? 0 };
+}
+
+function touch(world: World, person: Person) {
+	person.modifiedDateTime = world.clock.iso();
+}
+
+/** Tag replacement: unknown tags are added, tags left out are removed, entries with `userTagId` get new dates. */
+function replaceTags(world: World, person: Person, entries: z.infer<typeof tagsSchema>) {
+	const definitions = world.tagDefinitions.filter((d) => d.companyId === topCompany(world, person.companyId));
+	const resolve = (entry: (typeof entries)[number], index: number): TagDefinition => {
+		const found = entry.tagId ? definitions.find((d) => d.tagId === entry.tagId) : definitions.find((d) => d.tagName === entry.tagName);
+		if (!found) throw badRequest(`Tag ${entry.tagId ?? entry.tagName ?? '(none)'} does not exist`, `[${index}].${entry.tagId ? 'tagId' : 'tagName'}`, 'UnknownTag');
+		return found;
+	};
+	const next: UserTag[] = [];
+	const added: UserTag[] = [];
+	const updated: UserTag[] = [];
+	entries.forEach((entry, index) => {
+		if (entry.userTagId) {
+			const existing = person.tags.find((t) => t.userTagId === entry.userTagId);
+			if (!existing) throw badRequest(`No tag assignment ${entry.userTagId} on this employee`, `[${index}].userTagId`, 'UnknownAssignment');
+			if (!entry.tagId) throw badRequest('tagId is required when updating an assignment', `[${index}].tagId`);
+			const changed = { ...existing, applicableFromDate: entry.applicableFromDate ?? existing.applicableFromDate, applicableToDate: entry.applicableToDate === undefined ? existing.applicableToDate : entry.applicableToDate };
+			next.push(changed);
+			updated.push(changed);
+			return;
+		}
+		const definition = resolve(entry, index);
+		if (definition.isPayrollTag && !entry.applicableFromDate) throw badRequest(`Payroll tag ${definition.tagName} needs applicableFromDate`, `[${index}].applicableFromDate`);
+		const assignment = { userTagId: world.newId(), tagId: definition.tagId, applicableFromDate: entry.applicableFromDate ?? null, applicableToDate: entry.applicableToDate ?? null };
+		next.push(assignment);
+		added.push(assignment);
+	});
+	// Regular tags: one assignment each; payroll tags: ranges must not overlap.
+	for (const definition of definitions) {
+		const assignments = next.filter((t) => t.tagId === definition.tagId);
+		if (!definition.isPayrollTag && assignments.length > 1) throw badRequest(`Tag ${definition.tagName} can be assigned only once`, 'tagId', 'DuplicateTag');
+		const ranges = assignments.map((t) => [Date.parse(t.applicableFromDate ?? '1970-01-01'), t.applicableToDate ? Date.parse(t.applicableToDate) : Infinity]).sort((a, b) => a[0] - b[0]);
+		for (let i = 1; i < ranges.length; i++) {
+			if (ranges[i][0] <= ranges[i - 1][1]) throw badRequest(`The date ranges of payroll tag ${definition.tagName} overlap`, 'applicableFromDate', 'OverlappingRanges');
+		}
+	}
+	const removed = person.tags.filter((t) => !next.some((n) => n.userTagId === t.userTagId));
+	person.tags = next;
+	touch(world, person);
+	const view = (tags: UserTag[]) => tags.map((tag) => tagView(world, tag));
+	return { added: view(added), updated: view(updated), removed: view(removed), currentTags: view(next) };
+}
+
+export function registerEmployees(router: Router): void {
+	const base = '/api/v5/integration/employees';
+	const one = `${base}/{employeeNumber}`;
+
+	router.core('POST', base, async (ctx, { world }) => {
+		const body = await ctx.json(createSchema);
+		const companyId = ctx.auth.companyId;
+		ensureUniqueNumber(world, companyId, body.employeeNumber);
+		const now = world.clock.iso();
+		const { employment, ...profile } = body;
+		const person: Person = {
+			...profile,
+			email: profile.email ?? null,
+			identityId: `auth0|${world.rng.hex(24)}`,
+			companyProfileId: world.newId(),
+			companyId,
+			disabled: false,
+			employments: [newEmployment(world, employment)],
+			tags: [],
+			projectCompanies: [],
+			createdDateTime: now,
+			modifiedDateTime: now,
+		};
+		world.people.set(person.companyProfileId, person);
+		return { status: 201, json: employeeView(world, person, new Set(['employment-history'])) };
+	});
+
+	router.core('GET', base, (ctx, { world }) => {
+		const include = includes(ctx);
+		const fromSubsidiaries = queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false;
+		const number = ctx.queryParam('employeeNumber');
+		const people = [...world.people.values()].filter(
+			(p) => (fromSubsidiaries ? world.canAccessCompany(ctx.auth.companyId, p.companyId) : p.companyId === ctx.auth.companyId) && (!number || p.employeeNumber === number),
+		);
+		return { status: 200, json: people.map((p) => employeeView(world, p, include)) };
+	});
+
+	router.core('GET', `${base}/search`, (ctx, { world }) => {
+		const query = (ctx.queryParam('query') ?? '').toLowerCase();
+		const today = world.clock.nowMs();
+		const hits = [...world.people.values()].filter(
+			(p) =>
+				world.canAccessCompany(ctx.auth.companyId, p.companyId) &&
+				[`${p.firstName} ${p.lastName}`, p.phone, p.email, p.employeeNumber].some((v) => typeof v === 'string' && v.toLowerCase().includes(query)),
+		);
+		return {
+			status: 200,
+			json: hits.map((p) => ({ employeeNumber: p.employeeNumber, firstName: p.firstName, lastName: p.lastName, phone: p.phone, email: p.email, hasActiveEmployment: employmentGroups(p, today).current !== null })),
+		};
+	});
+
+	router.core('GET', one, (ctx, { world }) => ({ status: 200, json: employeeView(world, findEmployee(world, ctx.auth, ctx.params.employeeNumber), includes(ctx)) }));
+
+	router.core('PUT', one, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const body = await ctx.json(replaceSchema);
+		for (const field of ['phone', ...Object.keys(OPTIONAL_PROFILE)]) person[field] = field === 'phone' ? (body.phone ?? person.phone) : ((body as Record<string, unknown>)[field] ?? null);
+		Object.assign(person, { firstName: body.firstName, lastName: body.lastName, birthDate: body.birthDate });
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person) };
+	});
+
+	router.core('PATCH', one, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		Object.assign(person, await ctx.json(patchSchema));
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person) };
+	});
+
+	router.core('DELETE', one, (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		world.people.delete(person.companyProfileId);
+		return { status: 204 };
+	});
+
+	/** An employee with an active employment cannot be deleted (end it first). */
+	router.core('GET', `${one}/deletable`, (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const validationErrors = employmentGroups(person, world.clock.nowMs()).current ? ['The employee has an active employment: end it first'] : [];
+		return { status: 200, json: { isDeletable: validationErrors.length === 0, validationErrors } };
+	});
+
+	for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
+		router.core('PATCH', `${one}/${action}`, (ctx, { world }) => {
+			const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+			person.disabled = disabled;
+			// Disabling cascades to every project company the employee is in.
+			if (disabled) for (const pc of person.projectCompanies) pc.enabled = false;
+			touch(world, person);
+			return { status: 200, json: employeeView(world, person) };
+		});
+	}
+
+	router.core('PATCH', `${one}/end-employment`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const { endDate } = await ctx.json(z.object({ endDate: isoDate }).strict());
+		const current = employmentGroups(person, world.clock.nowMs()).current;
+		if (!current) throw badRequest('The employee has no active employment to end', 'endDate', 'NoActiveEmployment');
+		if (Date.parse(endDate) < Date.parse(current.startDate)) throw badRequest('endDate is before the start of the employment', 'endDate');
+		current.endDate = endDate;
+		// In a multi-company setup the project-company employments end too.
+		for (const pc of person.projectCompanies) pc.enabled = false;
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
+	});
+
+	router.core('POST', `${one}/create-employment`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const body = await ctx.json(employmentSchema);
+		const current = employmentGroups(person, world.clock.nowMs()).current;
+		if (current && (current.endDate === null || Date.parse(current.endDate) >= Date.parse(body.startDate))) {
+			// The current employment ends the day before the new one starts.
+			current.endDate = new Date(Date.parse(body.startDate) - DAY).toISOString();
+		}
+		person.employments.push(newEmployment(world, body));
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
+	});
+
+	router.core('PATCH', `${one}/update-employment`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const body = await ctx.json(updateEmploymentSchema);
+		const current = employmentGroups(person, world.clock.nowMs()).current;
+		if (!current) throw badRequest('The employee has no active employment to update', 'employment', 'NoActiveEmployment');
+		Object.assign(current, body);
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
+	});
+
+	router.core('PATCH', `${one}/change-employee-number`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const { newEmployeeNumber } = await ctx.json(z.object({ newEmployeeNumber: text(100).min(1) }).strict());
+		ensureUniqueNumber(world, person.companyId, newEmployeeNumber, person);
+		person.employeeNumber = newEmployeeNumber;
+		touch(world, person);
+		return { status: 200, json: employeeView(world, person) };
+	});
+
+	router.core('PATCH', `${one}/change-phone-number`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		const { newPhoneNumber } = await ctx.json(z.object({ newPhoneNumber: text(50).min(3) }).strict());
+		// Identity-level: every company profile of the person changes.
+		for (const profile of world.people.values()) {
+			if (profile.identityId === person.identityId) {
+				profile.phone = newPhoneNumber;
+				touch(world, profile);
+			}
+		}
+		return { status: 200, json: employeeView(world, person) };
+	});
+
+	for (const [action, enabled] of [['enable-employee-in-project-company', true], ['disable-employee-in-project-company', false]] as const) {
+		router.core('POST', `${one}/${action}`, async (ctx, { world }) => {
+			const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+			const body = await ctx.json(z.object({ projectCompanyId: z.string().min(1), userGroupId: z.string().nullable().optional() }).strict());
+			const structure = world.companyTree(topCompany(world, person.companyId));
+			if (!structure.includes(body.projectCompanyId) || !world.canAccessCompany(ctx.auth.companyId, body.projectCompanyId)) {
+				throw forbidden(`Company ${body.projectCompanyId} is not a project company of this company structure`);
+			}
+			const existing = person.projectCompanies.find((pc) => pc.companyId === body.projectCompanyId);
+			const entry = existing ?? { companyId: body.projectCompanyId, enabled, userGroupId: null };
+			entry.enabled = enabled;
+			if (enabled) entry.userGroupId = body.userGroupId ?? 'default-user';
+			if (!existing) person.projectCompanies.push(entry);
+			touch(world, person);
+			return { status: 200, json: employeeView(world, person) };
+		});
+	}
+
+	router.core('PUT', `${one}/tags`, async (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		return { status: 200, json: replaceTags(world, person, await ctx.json(tagsSchema)) };
+	});
+}
+
