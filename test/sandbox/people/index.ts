@@ -1,9 +1,13 @@
 import type { Router } from '../router';
 import type { World } from '../state';
+import { registerCertificates } from './certificates';
 import { registerEmployees } from './employees';
+import { registerUsers } from './users';
 
 export function registerPeople(router: Router): void {
 	registerEmployees(router);
+	registerUsers(router);
+	registerCertificates(router);
 }
 
 /** A few regular and payroll tags per top company. */
