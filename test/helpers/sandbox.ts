@@ -51,6 +51,12 @@ export async function call<T = any>(baseUrl: string, path: string, options: Call
 	const headers: Record<string, string> = { ...options.headers };
 	if (options.token) headers.authorization = `Bearer ${options.token}`;
 	let body: string | Buffer | FormData | undefined = options.body;
+	if (body instanceof FormData) {
+		// Encoded by Node's own fetch classes: undici's request() does not take the global FormData.
+		const encoded = new Response(body);
+		headers['content-type'] = encoded.headers.get('content-type') as string;
+		body = Buffer.from(await encoded.arrayBuffer());
+	}
 	if (options.json !== undefined) {
 		body = JSON.stringify(options.json);
 		headers['content-type'] ??= 'application/json';

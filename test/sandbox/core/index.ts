@@ -1,5 +1,6 @@
 import type { Router } from '../router';
 import type { World } from '../state';
+import { registerDocuments } from './documents';
 import { registerFiles } from './files';
 import { registerLookups } from './lookups';
 import { registerMachines } from './machines';
@@ -11,6 +12,7 @@ export function registerCore(router: Router): void {
 	registerTasks(router);
 	registerMachines(router);
 	registerFiles(router);
+	registerDocuments(router);
 	registerLookups(router);
 }
 
