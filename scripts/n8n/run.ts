@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { N8N_BIN, ROOT, node24, node24Env } from './install';
+import { N8N_BIN, N8N_DIR, ROOT, node24, node24Env } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-fieldops';
 export const NODE_TYPE = `${PACKAGE_NAME}.fieldOps`;
@@ -42,7 +42,12 @@ export function packPackage(destination = join(ROOT, '.e2e', 'pack')): string {
 	mkdirSync(destination, { recursive: true });
 	for (const old of readdirSync(destination)) if (old.endsWith('.tgz')) rmSync(join(destination, old));
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, env: node24Env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-	const [packed] = JSON.parse(out) as { filename: string }[];
+	const [packed] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+	// A build running at the same time (dist/ is cleaned first) would give a tarball n8n loads without our types.
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const inTarball = new Set(packed.files.map((f) => f.path));
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((path) => !inTarball.has(path));
+	if (missing.length) throw new Error(`The packed tarball lacks ${missing.join(', ')}: run \`npm run build\` (and let other builds finish) first`);
 	return join(destination, packed.filename);
 }
 
@@ -57,9 +62,30 @@ export function installCommunityPackage(userFolder: string, tarball: string): vo
 	if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
 	execFileSync(
 		'npm',
-		['install', '--omit=peer', '--ignore-scripts', '--package-lock=false', '--audit=false', '--fund=false', '--bin-links=false', '--loglevel=error', tarball],
+		['install', '--omit=peer', '--ignore-scripts', '--prefer-offline', '--package-lock=false', '--audit=false', '--fund=false', '--bin-links=false', '--loglevel=error', tarball],
 		{ cwd: nodesDir, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] },
 	);
+}
+
+/**
+ * n8n only logs `Failed to load package` and goes on without our types; loading each declared node and
+ * credential here (with n8n's own n8n-workflow) gives the actual error instead.
+ */
+export function checkPackageLoads(userFolder: string): void {
+	const dir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	const script = `
+		const { join } = require('node:path');
+		const manifest = require(join(${JSON.stringify(dir)}, 'package.json'));
+		for (const file of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
+			const exported = require(join(${JSON.stringify(dir)}, file));
+			for (const Type of Object.values(exported)) if (typeof Type === 'function') new Type();
+		}`;
+	try {
+		execFileSync(node24(), ['-e', script], { env: { ...node24Env(), NODE_PATH: join(N8N_DIR, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'] });
+	} catch (error) {
+		const stderr = String((error as { stderr?: Buffer }).stderr ?? error);
+		throw new Error(`${PACKAGE_NAME} would not load in n8n (is the build broken?):\n${stderr.split('\n').slice(0, 12).join('\n')}`);
+	}
 }
 
 export interface HttpAnswer<T = any> {
@@ -71,7 +97,10 @@ export interface HttpAnswer<T = any> {
 export interface StartOptions {
 	/** Keep using this folder (state survives a restart); a fresh temp folder otherwise. */
 	userFolder?: string;
-	/** Our package's tarball to install; packed from the current build when omitted. `false`: install nothing. */
+	/**
+	 * Our package's tarball to install; FIELDOPS_TARBALL or a fresh `npm pack` of dist/ when omitted.
+	 * `false`: install nothing.
+	 */
 	tarball?: string | false;
 	port?: number;
 	/** Extra environment for n8n (e.g. queue mode). */
@@ -177,7 +206,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const ownFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'fieldops-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
-	if (options.tarball !== false) installCommunityPackage(userFolder, options.tarball ?? packPackage());
+	if (options.tarball !== false) {
+		installCommunityPackage(userFolder, options.tarball ?? process.env.FIELDOPS_TARBALL ?? packPackage());
+		checkPackageLoads(userFolder);
+	}
 
 	const port = options.port ?? (await freePort());
 	const env = n8nEnv(userFolder, port, await freePort(), options.env);
@@ -226,10 +258,15 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 
 	const deadline = started + (options.readyTimeout ?? 120) * 1000;
 	for (;;) {
-		if (exited) throw new Error(`n8n exited before it was ready:\n${logTail()}`);
-		if (Date.now() > deadline) {
+		if (exited) {
+			const tail = logTail();
 			await stop();
-			throw new Error(`n8n was not ready after ${options.readyTimeout ?? 120} s:\n${logTail()}`);
+			throw new Error(`n8n exited before it was ready:\n${tail}`);
+		}
+		if (Date.now() > deadline) {
+			const tail = logTail();
+			await stop();
+			throw new Error(`n8n was not ready after ${options.readyTimeout ?? 120} s:\n${tail}`);
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`);
@@ -319,13 +356,16 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 				cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 				cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 				cli.on('error', reject);
-				cli.on('exit', (code) => (code === 0 ? resolveRun(stdout) : reject(new Error(`n8n execute --id=${id} failed (exit ${code}):\n${stdout}\n${stderr}`))));
+				cli.on('exit', (code, signal) => {
+					// Measured here: `n8n execute` 2.41.1 sometimes segfaults while shutting down, after printing the
+					// complete run data; that run counts when its JSON is complete.
+					if (code === 0 || (signal === 'SIGSEGV' && runData(stdout) !== undefined)) resolveRun(stdout);
+					else reject(new Error(`n8n execute --id=${id} failed (exit ${code ?? signal}):\n${stdout}\n${stderr}`));
+				});
 			});
-			// Log lines come first; the run data is the JSON from the first line that starts with `{`.
-			const lines = out.split('\n');
-			const start = lines.findIndex((line) => line.startsWith('{'));
-			if (start < 0) throw new Error(`n8n execute printed no JSON:\n${out}`);
-			return JSON.parse(lines.slice(start).join('\n'));
+			const data = runData(out);
+			if (data === undefined) throw new Error(`n8n execute printed no JSON:\n${out}`);
+			return data;
 		},
 		async latestExecution(workflowId, timeoutMs = 30_000) {
 			const until = Date.now() + timeoutMs;
@@ -343,6 +383,18 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		stop,
 	};
 	return instance;
+}
+
+/** The JSON `n8n execute --rawOutput` prints after its log lines (from the first line that starts with `{`). */
+function runData(stdout: string): any {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((line) => line.startsWith('{'));
+	if (start < 0) return undefined;
+	try {
+		return JSON.parse(lines.slice(start).join('\n'));
+	} catch {
+		return undefined;
+	}
 }
 
 /** The items one node produced in an execution's run data (first run, first output). */

@@ -24,6 +24,9 @@ async function callWebhook(n8n: N8nInstance, path: string): Promise<Response> {
 describe('real n8n with n8n-nodes-fieldops installed', () => {
 	const sb = useSandbox();
 	let n8n: N8nInstance;
+	// Shared by the last two tests: the credential the server run created and the projects it expected.
+	let credentialForCli = '';
+	let projectIds: string[] = [];
 
 	const credentialData = (secret?: string) => {
 		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
@@ -86,6 +89,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		const wrong = await n8n.createCredential('Field Ops (wrong secret)', CREDENTIAL_TYPE, credentialData('wrong-secret'));
 		const bad = await n8n.testCredential(wrong, CREDENTIAL_TYPE, credentialData('wrong-secret'));
 		expect(bad.status).toBe('Error');
+		console.log(`credential test with a wrong secret: ${bad.message}`);
 		// As in the editor: a secret edited in the form (not saved yet) is what gets tested.
 		expect((await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData('wrong-secret'))).status).toBe('Error');
 	});
@@ -136,5 +140,29 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		// n8n saved the execution with the node's output.
 		const execution = await n8n.latestExecution(workflowId);
 		expect(nodeOutput(execution, 'Field Ops').map((p) => p.id).sort()).toEqual(expected.map((p) => p.id).sort());
+		credentialForCli = credentialId;
+		projectIds = expected.map((p) => p.id).sort();
+	});
+
+	timed('runs the same with a manual trigger through `n8n execute` (how the examples are run)', async () => {
+		expect(projectIds.length).toBeGreaterThan(0);
+		const workflowId = await n8n.importWorkflow({
+			name: 'Field Ops e2e: projects (manual)',
+			nodes: [
+				{ id: 'm-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{
+					id: 'm-2',
+					name: 'Field Ops',
+					type: NODE_TYPE,
+					typeVersion: 1,
+					position: [260, 0],
+					parameters: { resource: 'project', operation: 'getAll', returnAll: true },
+					credentials: { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } },
+				},
+			],
+			connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
+		});
+		const run = await n8n.executeWithCli(workflowId);
+		expect(nodeOutput(run, 'Field Ops').map((p) => p.id).sort()).toEqual(projectIds);
 	});
 });
