@@ -32,6 +32,11 @@ export class Router {
 		this.routes.push({ api, method, template, scope, handler, segments, literalCount });
 	}
 
+	/** Every route, for tests that exercise the whole surface. */
+	list(): readonly Route[] {
+		return this.routes;
+	}
+
 	/** Core API routes need `serviceapiv3`. */
 	core(method: string, template: string, handler: Handler): void {
 		this.add('core', method, template, 'serviceapiv3', handler);
