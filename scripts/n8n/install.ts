@@ -42,6 +42,14 @@ function installedVersion(): string | undefined {
 	}
 }
 
+function reportedVersion(): string | undefined {
+	try {
+		return (JSON.parse(readFileSync(join(N8N_DIR, 'install-report.json'), 'utf8')) as { version: string }).version;
+	} catch {
+		return undefined;
+	}
+}
+
 /** sqlite3 is resolved from n8n's own folder, as n8n's TypeORM does. */
 function sqliteLoads(): boolean {
 	try {
@@ -75,12 +83,14 @@ export async function ensureN8n(options: { quiet?: boolean } = {}): Promise<Inst
 	const log = (line: string) => {
 		if (!options.quiet) console.log(line);
 	};
-	if (installedVersion() === N8N_VERSION && sqliteLoads()) {
+	// The report is written last, so an interrupted install is not mistaken for a finished one.
+	if (installedVersion() === N8N_VERSION && reportedVersion() === N8N_VERSION && sqliteLoads()) {
 		return { version: N8N_VERSION, cached: true, seconds: (Date.now() - started) / 1000 };
 	}
 	log(`Installing n8n ${N8N_VERSION} into ${N8N_DIR} (first use: a few minutes, about 3 GB)…`);
 	if (installedVersion() !== undefined && installedVersion() !== N8N_VERSION) rmSync(join(N8N_DIR, 'node_modules'), { recursive: true, force: true });
 	mkdirSync(N8N_DIR, { recursive: true });
+	rmSync(join(N8N_DIR, 'install-report.json'), { force: true });
 	writeFileSync(
 		join(N8N_DIR, 'package.json'),
 		`${JSON.stringify(
