@@ -1,7 +1,7 @@
 import { call, tokenFor, type RunningSandbox } from './sandbox';
 
 /** Reference reader: follows continuation tokens with plain HTTP, as the spec describes. */
-export async function readFeed(sb: RunningSandbox, path: string, query: Record<string, string | number | boolean | undefined>, chunkLimit = 10_000) {
+export async function readFeed(sb: RunningSandbox, path: string, query: Record<string, string | number | boolean | string[] | undefined>, chunkLimit = 10_000) {
 	const token = await tokenFor(sb);
 	const records: Record<string, unknown>[] = [];
 	let continuationToken: string | undefined;
