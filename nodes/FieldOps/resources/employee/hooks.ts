@@ -36,13 +36,23 @@ export function employmentBody(asBody: boolean) {
 	};
 }
 
+const LABELS: Record<string, string> = {
+	address: 'Address',
+	carRegistrationNumber: 'Car Registration Number',
+	closestRelative: 'Closest Relative',
+	email: 'Email',
+	personalInfo: 'Personal Info',
+	workTitle: 'Work Title',
+};
+
 /** Update: "Fields to Clear" are sent as explicit null (the API clears them); omitted fields stay unchanged. */
 export async function clearFields(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 	const body = bodyOf(requestOptions);
 	for (const field of this.getNodeParameter('fieldsToClear', []) as string[]) {
 		if (body[field] !== undefined && body[field] !== '') {
-			throw new NodeOperationError(this.getNode(), `"${field}" is both set and cleared`, {
-				description: `Remove ${field} either from Update Fields or from Fields to Clear.`,
+			const label = LABELS[field] ?? field;
+			throw new NodeOperationError(this.getNode(), `${label} is both set and cleared`, {
+				description: `Remove ${label} either from Update Fields or from Fields to Clear.`,
 				itemIndex: this.getItemIndex(),
 			});
 		}
