@@ -65,6 +65,10 @@ async function main(): Promise<void> {
 			useMachineStateApi: admin.scopes.includes('masstransportapiv1'),
 		});
 
+		// The same check as the credential's Test button, so a broken set-up shows here rather than in the editor.
+		const test = await n8n.testCredential(credentialId, CREDENTIAL_TYPE);
+		const testLine = test.status === 'OK' ? 'connection tested OK' : `connection test FAILED: ${test.message}`;
+
 		const examplesDir = join(ROOT, 'examples');
 		const files = existsSync(examplesDir) ? readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort() : [];
 		const imported: string[] = [];
@@ -82,7 +86,7 @@ n8n is running with n8n-nodes-fieldops (Ctrl-C stops n8n and the sandbox).
   Email       ${OWNER.email}
   Password    ${OWNER.password}
 
-  Credential  "${CREDENTIAL_NAME}" → the sandbox (client ${admin.clientId}, company ${admin.companyId})
+  Credential  "${CREDENTIAL_NAME}" → the sandbox (client ${admin.clientId}, company ${admin.companyId}), ${testLine}
   Workflows   ${imported.length ? imported.join(', ') : '(no examples/*.json yet)'}
   Sandbox     core ${sandbox.coreUrl}, reporting ${sandbox.reportingUrl}, token ${sandbox.identityUrl}
   n8n log     ${join(n8n.userFolder, 'n8n.log')}`);

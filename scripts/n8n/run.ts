@@ -38,15 +38,20 @@ export function freePort(): Promise<number> {
 
 /** `npm pack` of the built package (run `npm run build` first); returns the tarball's path. */
 export function packPackage(destination = join(ROOT, '.e2e', 'pack')): string {
-	if (!existsSync(join(ROOT, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first');
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+	// A build running at the same time cleans dist/ first: give it up to a minute to finish.
+	for (let waited = 0; declared.some((path) => !existsSync(join(ROOT, path))); waited++) {
+		if (waited >= 60) throw new Error(`dist/ lacks ${declared.filter((path) => !existsSync(join(ROOT, path))).join(', ')}: run \`npm run build\` first`);
+		execFileSync('sleep', ['1']);
+	}
 	mkdirSync(destination, { recursive: true });
 	for (const old of readdirSync(destination)) if (old.endsWith('.tgz')) rmSync(join(destination, old));
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, env: node24Env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 	const [packed] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
-	// A build running at the same time (dist/ is cleaned first) would give a tarball n8n loads without our types.
-	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	// A build that started meanwhile would give a tarball n8n loads without our types.
 	const inTarball = new Set(packed.files.map((f) => f.path));
-	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials].filter((path) => !inTarball.has(path));
+	const missing = declared.filter((path) => !inTarball.has(path));
 	if (missing.length) throw new Error(`The packed tarball lacks ${missing.join(', ')}: run \`npm run build\` (and let other builds finish) first`);
 	return join(destination, packed.filename);
 }

@@ -71,6 +71,11 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		});
 
 	timed('lists the node, its AI tool variant and the credential type', async () => {
+		// The editor's page itself is served (the browser test comes later).
+		const page = await n8n.get<string>('/');
+		expect(page.status).toBe(200);
+		expect(page.body).toContain('<div id="app"');
+
 		// What the editor loads: the type files n8n writes at start-up from every loaded package.
 		const nodes = await n8n.get<{ name: string }[]>('/types/nodes.json');
 		expect(nodes.status).toBe(200);
