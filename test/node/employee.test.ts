@@ -65,8 +65,8 @@ describe('Field Ops → Employee (v5)', () => {
 		const two = await create('HR-2', { lastName: 'x'.repeat(201), phone: 'x' });
 		expect(two.error?.message).toMatch(/2 problems/);
 		const description = String((two.error as { description?: string }).description);
-		expect(description).toMatch(/^lastName.*$/m);
-		expect(description).toMatch(/^phone.*$/m);
+		expect(description).toMatch(/^lastName — /m);
+		expect(description).toMatch(/^phone — /m);
 	});
 
 	it('gets an employee with employment history and tags, lists with a number filter, and searches', async () => {

@@ -47,8 +47,11 @@ export function describeErrors(body: ApiErrorBody): string[] {
 		if (e.code === MACHINE_TYPE_INVALID) {
 			return `${e.field ?? 'typeId'} — ${e.message ?? 'unknown machine type'}. Pick a type from the "Machine Type" list (it shows the types configured for your company), or add the type in the Field Ops web administration. Equipment does not need a valid type.`;
 		}
-		const message = e.message ?? e.code ?? 'invalid';
-		return e.field && !message.startsWith(`${e.field}:`) ? `${e.field} — ${message}` : message;
+		let message = e.message ?? e.code ?? 'invalid';
+		if (!e.field) return message;
+		// Validation messages often repeat the field ("lastName: too short", "employeeNumber 12 is used"): say it once.
+		if (message.startsWith(`${e.field}:`)) message = message.slice(e.field.length + 1).trim();
+		return `${e.field} — ${message}`;
 	});
 }
 
