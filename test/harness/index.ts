@@ -121,17 +121,7 @@ export class N8nHarness {
 
 	async run(workflowJson: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
 		const executionId = String(++this.executionCount);
-		const staticData = structuredClone((workflowJson.staticData ?? {}) as IDataObject);
-		const workflow = new Workflow({
-			id: workflowJson.id ?? 'harness',
-			name: workflowJson.name ?? 'harness',
-			nodes: structuredClone(workflowJson.nodes),
-			connections: workflowJson.connections,
-			active: false,
-			nodeTypes: this.nodeTypes,
-			staticData,
-			settings: { executionOrder: 'v1', ...workflowJson.settings },
-		});
+		const workflow = this.workflow(workflowJson, structuredClone((workflowJson.staticData ?? {}) as IDataObject), false);
 		const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
 		if (!startNode) throw new Error('The workflow has no node to start from');
 
@@ -168,17 +158,7 @@ export class N8nHarness {
 	 * `staticData` is the workflow's static data; keep passing the same object to poll again.
 	 */
 	async poll(workflowJson: WorkflowJson, nodeName: string, options: { mode?: WorkflowExecuteMode; staticData?: IDataObject } = {}) {
-		const staticData = options.staticData ?? {};
-		const workflow = new Workflow({
-			id: workflowJson.id ?? 'harness',
-			name: workflowJson.name ?? 'harness',
-			nodes: structuredClone(workflowJson.nodes),
-			connections: workflowJson.connections,
-			active: true,
-			nodeTypes: this.nodeTypes,
-			staticData,
-			settings: { executionOrder: 'v1', ...workflowJson.settings },
-		});
+		const workflow = this.workflow(workflowJson, options.staticData ?? {}, true);
 		const node = workflow.getNode(nodeName);
 		if (!node) throw new Error(`No node "${nodeName}"`);
 		const mode = options.mode ?? 'trigger';
@@ -190,6 +170,19 @@ export class N8nHarness {
 		const output = await nodeType.poll.call(context);
 		// n8n's Workflow keeps the node's static data under "node:<name>".
 		return { items: output?.[0] ?? [], staticData: workflow.staticData };
+	}
+
+	private workflow(workflowJson: WorkflowJson, staticData: IDataObject, active: boolean): Workflow {
+		return new Workflow({
+			id: workflowJson.id ?? 'harness',
+			name: workflowJson.name ?? 'harness',
+			nodes: structuredClone(workflowJson.nodes),
+			connections: workflowJson.connections,
+			active,
+			nodeTypes: this.nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1', ...workflowJson.settings },
+		});
 	}
 
 	private additionalData(executionId: string, hooks: InstanceType<typeof core.ExecutionLifecycleHooks>): IWorkflowExecuteAdditionalData {

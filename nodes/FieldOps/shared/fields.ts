@@ -68,3 +68,20 @@ export const companyIdField = (show: Record<string, string[]>): INodeProperties 
 	hint: 'The ID of your company in Field Ops (shown on the integration page of the web administration, and as companyId on any project)',
 	routing: { send: { type: 'body', property: 'companyId' } },
 });
+
+/**
+ * The "Additional Fields" / "Update Fields" collection of a resource: optional fields the user adds one by one.
+ * Update Fields says that only what is added changes.
+ */
+export function fieldsCollection(kind: 'additional' | 'update', displayOptions: INodeProperties['displayOptions'], options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: kind === 'additional' ? 'Additional Fields' : 'Update Fields',
+		name: kind === 'additional' ? 'additionalFields' : 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions,
+		...(kind === 'update' ? { description: 'Only the fields you add here change; everything else stays as it is' } : {}),
+		options,
+	};
+}

@@ -2,7 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 import { NodeOperationError } from 'n8n-workflow';
 
 import { batchSizeOption } from '../../shared/batch';
-import { companyIdField, returnAllOrLimit } from '../../shared/fields';
+import { companyIdField, fieldsCollection, returnAllOrLimit } from '../../shared/fields';
 import { machineLocator } from '../../shared/locators';
 import { codeOperation, operation } from '../../shared/routing';
 import type { ResourceModule } from '../../shared/types';
@@ -101,25 +101,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: show(['replace']),
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create', 'createMany', 'replace']),
-		options: machineFields,
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update', 'updateMany']),
-		description: 'Only the fields you add here change',
-		options: machineFields,
-	},
+	fieldsCollection('additional', show(['create', 'createMany', 'replace']), machineFields),
+	fieldsCollection('update', show(['update', 'updateMany']), machineFields),
 	{
 		displayName: 'ESG Fields',
 		name: 'esgFields',

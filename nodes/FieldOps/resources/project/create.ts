@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { companyIdField } from '../../shared/fields';
+import { companyIdField, fieldsCollection } from '../../shared/fields';
 import { projectFields } from './fields';
 
 const show = { resource: ['project'], operation: ['create', 'replace'] };
@@ -18,13 +18,5 @@ export const projectCreateDescription: INodeProperties[] = [
 		description: 'The project number, unique within your company',
 		routing: { send: { type: 'body', property: 'projectNumber' } },
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		options: projectFields,
-	},
+	fieldsCollection('additional', { show }, projectFields),
 ];

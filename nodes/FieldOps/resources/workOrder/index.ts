@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 
-import { companyIdField, returnAllOrLimit } from '../../shared/fields';
+import { companyIdField, fieldsCollection, returnAllOrLimit } from '../../shared/fields';
 import { projectLocator, resolveLocator, workOrderLocator } from '../../shared/locators';
 import { operation } from '../../shared/routing';
 import type { ResourceModule } from '../../shared/types';
@@ -87,25 +87,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: show(['replace']),
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['create', 'replace']),
-		options: workOrderFields,
-	},
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: show(['update']),
-		description: 'Only the fields you add here change; everything else stays as it is',
-		options: workOrderFields,
-	},
+	fieldsCollection('additional', show(['create', 'replace']), workOrderFields),
+	fieldsCollection('update', show(['update']), workOrderFields),
 	...returnAllOrLimit({ resource: ['workOrder'], operation: ['getAll', 'getByProductionCode'] }),
 ];
 
