@@ -137,8 +137,8 @@ export interface N8nInstance {
 	createApiKey(): Promise<string>;
 	createCredential(name: string, type: string, data: Record<string, unknown>): Promise<string>;
 	/**
-	 * The editor's "Test" of a saved credential (2.41 requires its id), with `data` as edited in the form: n8n
-	 * merges it over the stored values before testing.
+	 * The editor's "Test" of a saved credential (2.41 requires its id), with `data` as edited in the form (n8n
+	 * merges it over the stored values), or the saved values as the form shows them when omitted.
 	 */
 	testCredential(id: string, type: string, data?: Record<string, unknown>): Promise<{ status: string; message: string }>;
 	/** Creates a workflow through the public API (only the fields it accepts); returns its id. */
@@ -205,15 +205,33 @@ export function n8nEnv(userFolder: string, port: number, brokerPort: number, ext
 	return env;
 }
 
+// n8n runs in its own process group (so stop() can end its task runner too), which also means it outlives a
+// script that exits without stop(): end those groups when this process exits.
+const running = new Set<number>();
+process.on('exit', () => {
+	for (const pid of running) {
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// Already gone.
+		}
+	}
+});
+
 /** Starts n8n and waits until it is ready. The owner and API key are created by `setupOwner`/`createApiKey`. */
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
 	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed: run \`npx tsx scripts/n8n/install.ts\` first (${N8N_BIN} is missing)`);
 	const ownFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'fieldops-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
-	if (options.tarball !== false) {
-		installCommunityPackage(userFolder, options.tarball ?? process.env.FIELDOPS_TARBALL ?? packPackage());
-		checkPackageLoads(userFolder);
+	try {
+		if (options.tarball !== false) {
+			installCommunityPackage(userFolder, options.tarball ?? process.env.FIELDOPS_TARBALL ?? packPackage());
+			checkPackageLoads(userFolder);
+		}
+	} catch (error) {
+		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
+		throw error;
 	}
 
 	const port = options.port ?? (await freePort());
@@ -230,7 +248,14 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	});
 	closeSync(logFd);
 	let exited = false;
-	const exitPromise = new Promise<void>((resolveExit) => child.on('exit', () => ((exited = true), resolveExit())));
+	if (child.pid) running.add(child.pid);
+	const exitPromise = new Promise<void>((resolveExit) =>
+		child.on('exit', () => {
+			exited = true;
+			if (child.pid) running.delete(child.pid);
+			resolveExit();
+		}),
+	);
 	const url = `http://localhost:${port}`;
 
 	const logTail = (lines = 40) => {
@@ -328,7 +353,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			return created.id as string;
 		},
 		async testCredential(id, type, data) {
-			return expectOk(await instance.rest('POST', '/credentials/test', { credentials: { id, type, data } }), 'credential test');
+			// Without edits, send what the editor's form holds: the stored values with secrets redacted (n8n
+			// puts them back). Sending no data at all fails in 2.41.1 for OAuth2 ("reading 'accessToken'").
+			const form = data ?? expectOk(await instance.rest('GET', `/credentials/${id}?includeData=true`), `credential ${id}`).data;
+			return expectOk(await instance.rest('POST', '/credentials/test', { credentials: { id, type, data: form } }), 'credential test');
 		},
 		async importWorkflow(workflow, credentialIds = {}) {
 			const nodes = workflow.nodes.map((node) => {
