@@ -5,9 +5,12 @@
  * Needs `npm run build` and `npx tsx scripts/n8n/install.ts` first (`npm run test:e2e` does both).
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
-import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance } from '../../scripts/n8n/run';
+import { ROOT } from '../../scripts/n8n/install';
+import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
 
 const timings: Record<string, number> = {};
 
@@ -85,6 +88,19 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		const credentials = await n8n.get<{ name: string }[]>('/types/credentials.json');
 		expect(credentials.status).toBe(200);
 		expect(credentials.body.map((c) => c.name)).toContain(CREDENTIAL_TYPE);
+	});
+
+	timed('imports every examples/*.json workflow, and each names only node types n8n knows', async () => {
+		const dir = join(ROOT, 'examples');
+		const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+		const known = new Set((await n8n.get<{ name: string }[]>('/types/nodes.json')).body.map((n) => n.name));
+		const credentialId = await n8n.createCredential('Field Ops examples', CREDENTIAL_TYPE, credentialData());
+		for (const file of files) {
+			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowFile;
+			expect({ file, unknown: workflow.nodes.map((n) => n.type).filter((type) => !known.has(type)) }).toEqual({ file, unknown: [] });
+			const id = await n8n.importWorkflow(workflow, { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops examples' } });
+			expect((await n8n.api('GET', `/workflows/${id}`)).body.name).toBe(workflow.name);
+		}
 	});
 
 	timed('tests the credential: passes with the sandbox client, fails with a wrong secret', async () => {
