@@ -1,5 +1,5 @@
 import { N8nHarness } from '../harness';
-import { useSandbox } from '../helpers/sandbox';
+import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
 
 const byNumber = (value: string) => ({ __rl: true, mode: 'projectNumber', value });
@@ -75,5 +75,36 @@ describe('Field Ops → Project', () => {
 		const result = await run({ operation: 'delete', project: byId(project!.id) });
 		expect(result.error).toBeUndefined();
 		expect(sb().sandbox.world.projects.has(project!.id)).toBe(false);
+	});
+});
+
+describe('Field Ops → Project: bad input', () => {
+	const sb = useSandbox();
+	let harness: N8nHarness;
+	const stats = async () => (await call(sb().coreUrl, '/__sandbox/stats')).body;
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	it('refuses an invalid date before any request, naming the field', async () => {
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+		const result = await harness.run(
+			fieldOpsWorkflow({ resource: 'project', operation: 'create', companyId: sb().clients[0].companyId, projectNumber: 'D-1', additionalFields: { startDate: 'next Tuesday' } }, { continueOnFail: true }),
+		);
+		expect(result.items['Field Ops'][0].json.error).toMatch(/startDate is not a valid date: "next Tuesday"/);
+		expect((await stats()).requests['POST /api/v4/integration/projects']).toBeUndefined();
+	});
+
+	it('explains a missing required value and a duplicate number, naming the field', async () => {
+		const companyId = sb().clients[0].companyId;
+		// n8n itself refuses to run a node whose required parameter is empty: nothing is sent.
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+		await expect(harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'create', companyId, projectNumber: '' }))).rejects.toThrow(/Parameter "Project Number" is required/);
+		expect((await stats()).requests['POST /api/v4/integration/projects']).toBeUndefined();
+		const taken = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === companyId)!.projectNumber;
+		const duplicate = await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'create', companyId, projectNumber: taken }, { continueOnFail: true }));
+		expect(duplicate.items['Field Ops'][0].json.error).toMatch(/projectNumber — .*already used/);
 	});
 });

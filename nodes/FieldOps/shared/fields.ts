@@ -1,6 +1,9 @@
 import type { INodeProperties, NodePropertyTypes } from 'n8n-workflow';
 
 /** A field sent as a JSON body property of the same name (for Additional Fields / Update Fields collections). */
+/** Body properties that hold a date (from `bodyField(…, 'dateTime')`): checked before any request is sent. */
+export const DATE_BODY_FIELDS = new Set<string>();
+
 export function bodyField(
 	displayName: string,
 	name: string,
@@ -8,6 +11,7 @@ export function bodyField(
 	description: string,
 	extra: Partial<INodeProperties> = {},
 ): INodeProperties {
+	if (type === 'dateTime') DATE_BODY_FIELDS.add(name);
 	const defaults: Partial<Record<NodePropertyTypes, unknown>> = {
 		boolean: false,
 		number: 0,

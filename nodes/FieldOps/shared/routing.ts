@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { API_URL_FIELD, type FieldOpsApi } from './constants';
+import { DATE_BODY_FIELDS } from './fields';
 import { fieldOpsApiError } from './errors';
 import { resolveLocator } from './locators';
 import { freshTokenPreSend } from './token';
@@ -42,6 +43,25 @@ export async function resolvePathPreSend(
 	for (const [placeholder, name, field] of names) {
 		const value = await resolveLocator(this, name, field);
 		requestOptions.url = requestOptions.url.replace(placeholder, encodeURIComponent(value));
+	}
+	return requestOptions;
+}
+
+/**
+ * A date the user typed (or mapped) that is not a date gets a clear error before the request, naming the field,
+ * rather than the API's 400.
+ */
+export async function checkDatesPreSend(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	const body = requestOptions.body;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return requestOptions;
+	for (const [field, value] of Object.entries(body as IDataObject)) {
+		if (!DATE_BODY_FIELDS.has(field) || value === null || value === undefined || value === '') continue;
+		if (Number.isNaN(new Date(value as string).getTime())) {
+			throw new NodeOperationError(this.getNode(), `${field} is not a valid date: "${String(value)}"`, {
+				description: 'Pick a date, or use an ISO 8601 value such as 2026-11-16T07:00:00.',
+				itemIndex: this.getItemIndex(),
+			});
+		}
 	}
 	return requestOptions;
 }
@@ -101,7 +121,7 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 					? {}
 					: { baseURL: `={{ $credentials.${API_URL_FIELD[api]}.replace(/\\/+$/, "") }}` }),
 			},
-			send: { preSend: [freshTokenPreSend, resolvePathPreSend, ...(spec.preSend ?? [])] },
+			send: { preSend: [checkDatesPreSend, freshTokenPreSend, resolvePathPreSend, ...(spec.preSend ?? [])] },
 			output: { postReceive: [toItems, ...(spec.postReceive ?? [])] },
 		},
 	};
