@@ -28,6 +28,20 @@ export const BASE_NODE_TYPES: Record<string, INodeType> = {
 	'n8n-nodes-base.manualTrigger': passThroughTrigger('manualTrigger', 'When clicking ‘Execute workflow’'),
 	'n8n-nodes-base.scheduleTrigger': passThroughTrigger('scheduleTrigger', 'Schedule Trigger'),
 	'n8n-nodes-base.emailReadImap': passThroughTrigger('emailReadImap', 'Email Trigger (IMAP)'),
+	// Sticky notes are never executed; the workflow only needs to know the type.
+	'n8n-nodes-base.stickyNote': {
+		description: {
+			displayName: 'Sticky Note',
+			name: 'stickyNote',
+			group: ['input'],
+			version: 1,
+			description: 'A note on the canvas',
+			defaults: { name: 'Note' },
+			inputs: [],
+			outputs: [],
+			properties: [],
+		},
+	},
 	'n8n-nodes-base.noOp': {
 		description: {
 			displayName: 'No Operation, do nothing',

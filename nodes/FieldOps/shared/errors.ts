@@ -1,4 +1,4 @@
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 interface ApiErrorDetail {
 	code?: string;
@@ -94,4 +94,10 @@ export function fieldOpsApiError(
 			itemIndex,
 		},
 	);
+}
+
+/** An error to rethrow from code operations: n8n's own node errors as they are, anything else wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
 }

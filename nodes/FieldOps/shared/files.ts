@@ -36,12 +36,21 @@ export async function isCoreApiUrl(context: IExecuteFunctions, url: string): Pro
 	return target.origin === core.origin && target.pathname.startsWith(core.pathname);
 }
 
+/** The text of a streamed error answer (small), so its message can be shown. */
+async function streamText(body: unknown): Promise<string | undefined> {
+	if (!body || typeof (body as AsyncIterable<Buffer>)[Symbol.asyncIterator] !== 'function') return undefined;
+	let text = '';
+	for await (const chunk of body as AsyncIterable<Buffer | string>) text += chunk.toString();
+	return text;
+}
+
 /** Downloads an authenticated file URL of the Core API into n8n's binary store, streamed. */
 export async function downloadCoreFile(
 	context: IExecuteFunctions,
 	url: string,
 	fallbackName: string,
 	itemIndex: number,
+	what = 'file',
 ): Promise<IBinaryData> {
 	await ensureFreshToken(context);
 	const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, {
@@ -52,7 +61,7 @@ export async function downloadCoreFile(
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 	})) as IN8nHttpFullResponse;
 	if (response.statusCode >= 400) {
-		throw fieldOpsApiError(context.getNode(), response.statusCode, undefined, 'file', itemIndex);
+		throw fieldOpsApiError(context.getNode(), response.statusCode, await streamText(response.body), what, itemIndex);
 	}
 	const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
 	const contentType = String(response.headers['content-type'] ?? '')

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecuteSingleFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type IExecuteSingleFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from './transport';
 
@@ -216,4 +216,21 @@ export function userLocator(overrides: LocatorOverrides): INodeProperties {
 		],
 		...overrides,
 	};
+}
+
+/**
+ * Code operations work on all items at once: this is one item's view of them, so the declarative helpers
+ * (locator resolution, hooks) serve code operations too.
+ */
+export function itemContext(context: IExecuteFunctions, itemIndex: number): IExecuteSingleFunctions {
+	return new Proxy(context, {
+		get(target, property) {
+			if (property === 'getItemIndex') return () => itemIndex;
+			if (property === 'getNodeParameter') {
+				return (name: string, fallback?: unknown, options?: object) => target.getNodeParameter(name, itemIndex, fallback, options);
+			}
+			const value = Reflect.get(target, property) as unknown;
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
+	}) as unknown as IExecuteSingleFunctions;
 }

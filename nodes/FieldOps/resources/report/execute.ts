@@ -1,11 +1,11 @@
 import {
-	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { asNodeError } from '../../shared/errors';
 import { downloadCoreFile, isCoreApiUrl } from '../../shared/files';
 import { readReportPages } from '../../shared/pagination';
 import { reportFilterQuery } from '../../shared/reportFilters';
@@ -181,11 +181,7 @@ export function exportReport(feed: ReportFeed): CustomOperation {
 				if (options.downloadFiles && feed.files) await attachFiles(this, feed, entries, options, itemIndex);
 				for (const entry of entries) output.push(entry);
 			} catch (error) {
-				if (!this.continueOnFail()) {
-					throw error instanceof NodeApiError || error instanceof NodeOperationError
-						? error
-						: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-				}
+				if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
 				output.push({
 					json: { error: (error as Error).message },
 					error: error as NodeOperationError,
