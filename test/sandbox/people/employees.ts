@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 import { badRequest, forbidden, notFound, parseIsoDate, queryBool, type Caller, type RequestContext } from '../http';
 import type { Router } from '../router';
-import type { Employment, Person, TagDefinition, UserTag, World } from '../state';
+import type { Employment, Person, World } from '../state';
+import { replaceTags, tagsSchema, tagView } from './tags';
 
 /**
  * Employees (v5): the `Person` records addressed by employee number. Every error has the v5 body
@@ -63,20 +64,6 @@ const patchSchema = z
 	.partial()
 	.strict();
 const updateEmploymentSchema = employmentSchema.partial().strict();
-const tagsSchema = z
-	.array(
-		z
-			.object({
-				userTagId: z.string().optional(),
-				tagId: z.string().optional(),
-				tagName: z.string().optional(),
-				applicableFromDate: isoDate.nullable().optional(),
-				applicableToDate: isoDate.nullable().optional(),
-			})
-			.strict(),
-	)
-	.max(1000);
-
 const DAY = 86_400_000;
 const dayOf = (iso: string) => Math.floor(Date.parse(iso) / DAY);
 
@@ -120,11 +107,6 @@ function includes(ctx: RequestContext): Set<string> {
 	return new Set(values);
 }
 
-function tagView(world: World, tag: UserTag) {
-	const definition = world.tagDefinitions.find((d) => d.tagId === tag.tagId);
-	return { ...tag, tagName: definition?.tagName ?? null, isPayrollTag: definition?.isPayrollTag ?? false };
-}
-
 export function employeeView(world: World, person: Person, include: Set<string> = new Set()) {
 	const groups = employmentGroups(person, world.clock.nowMs());
 	const view: Record<string, unknown> = {
@@ -152,49 +134,6 @@ function newEmployment(world: World, body: z.infer<typeof employmentSchema>): Em
 
 function touch(world: World, person: Person) {
 	person.modifiedDateTime = world.clock.iso();
-}
-
-/** Tag replacement: unknown tags are added, tags left out are removed, entries with `userTagId` get new dates. */
-function replaceTags(world: World, person: Person, entries: z.infer<typeof tagsSchema>) {
-	const definitions = world.tagDefinitions.filter((d) => d.companyId === topCompany(world, person.companyId));
-	const resolve = (entry: (typeof entries)[number], index: number): TagDefinition => {
-		const found = entry.tagId ? definitions.find((d) => d.tagId === entry.tagId) : definitions.find((d) => d.tagName === entry.tagName);
-		if (!found) throw badRequest(`Tag ${entry.tagId ?? entry.tagName ?? '(none)'} does not exist`, `[${index}].${entry.tagId ? 'tagId' : 'tagName'}`, 'UnknownTag');
-		return found;
-	};
-	const next: UserTag[] = [];
-	const added: UserTag[] = [];
-	const updated: UserTag[] = [];
-	entries.forEach((entry, index) => {
-		if (entry.userTagId) {
-			const existing = person.tags.find((t) => t.userTagId === entry.userTagId);
-			if (!existing) throw badRequest(`No tag assignment ${entry.userTagId} on this employee`, `[${index}].userTagId`, 'UnknownAssignment');
-			if (!entry.tagId) throw badRequest('tagId is required when updating an assignment', `[${index}].tagId`);
-			const changed = { ...existing, applicableFromDate: entry.applicableFromDate ?? existing.applicableFromDate, applicableToDate: entry.applicableToDate === undefined ? existing.applicableToDate : entry.applicableToDate };
-			next.push(changed);
-			updated.push(changed);
-			return;
-		}
-		const definition = resolve(entry, index);
-		if (definition.isPayrollTag && !entry.applicableFromDate) throw badRequest(`Payroll tag ${definition.tagName} needs applicableFromDate`, `[${index}].applicableFromDate`);
-		const assignment = { userTagId: world.newId(), tagId: definition.tagId, applicableFromDate: entry.applicableFromDate ?? null, applicableToDate: entry.applicableToDate ?? null };
-		next.push(assignment);
-		added.push(assignment);
-	});
-	// Regular tags: one assignment each; payroll tags: ranges must not overlap.
-	for (const definition of definitions) {
-		const assignments = next.filter((t) => t.tagId === definition.tagId);
-		if (!definition.isPayrollTag && assignments.length > 1) throw badRequest(`Tag ${definition.tagName} can be assigned only once`, 'tagId', 'DuplicateTag');
-		const ranges = assignments.map((t) => [Date.parse(t.applicableFromDate ?? '1970-01-01'), t.applicableToDate ? Date.parse(t.applicableToDate) : Infinity]).sort((a, b) => a[0] - b[0]);
-		for (let i = 1; i < ranges.length; i++) {
-			if (ranges[i][0] <= ranges[i - 1][1]) throw badRequest(`The date ranges of payroll tag ${definition.tagName} overlap`, 'applicableFromDate', 'OverlappingRanges');
-		}
-	}
-	const removed = person.tags.filter((t) => !next.some((n) => n.userTagId === t.userTagId));
-	person.tags = next;
-	touch(world, person);
-	const view = (tags: UserTag[]) => tags.map((tag) => tagView(world, tag));
-	return { added: view(added), updated: view(updated), removed: view(removed), currentTags: view(next) };
 }
 
 export function registerEmployees(router: Router): void {
@@ -368,7 +307,8 @@ export function registerEmployees(router: Router): void {
 
 	router.core('PUT', `${one}/tags`, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-		return { status: 200, json: replaceTags(world, person, await ctx.json(tagsSchema)) };
+		const definitions = world.tagDefinitions.filter((d) => d.companyId === topCompany(world, person.companyId));
+		return { status: 200, json: replaceTags(world, person, definitions, await ctx.json(tagsSchema)) };
 	});
 }
 

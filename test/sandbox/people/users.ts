@@ -93,7 +93,9 @@ export function userView(world: World, person: Person) {
 
 /** Applies v4 fields to a person: the employment fields go to the current (or first) employment. */
 function apply(world: World, person: Person, body: UserBody): void {
-	const { mobileWork, birthDate, employmentStartDate, employmentEndDate, department, mainProjectNumber, payroll, isDisabled, tags, cardExpirationDate, companyId: _c, ...rest } = body;
+	const { mobileWork, birthDate, employmentStartDate, employmentEndDate, department, mainProjectNumber, payroll, isDisabled, tags, cardExpirationDate, ...rest } = body;
+	// The company of a profile never changes.
+	delete rest.companyId;
 	Object.assign(person, rest);
 	if (mobileWork !== undefined) person.phone = mobileWork;
 	if (birthDate !== undefined) person.birthDate = parseV4Date(birthDate) as string;
@@ -196,8 +198,8 @@ export function registerUsers(router: Router): void {
 		ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
 		// A complete user: optional fields not sent are cleared.
 		const cleared = Object.fromEntries(Object.keys(optional).map((key) => [key, key === 'payroll' || key === 'isDisabled' ? false : key === 'tags' ? [] : null]));
-		const { identityId: _i, companyProfileId: _p, ...fields } = body;
-		apply(world, person, { ...cleared, ...fields } as UserBody);
+		// identityId and companyProfileId equal the person's own (checked above).
+		apply(world, person, { ...cleared, ...body } as UserBody);
 		return { status: 200, json: userView(world, person) };
 	});
 
