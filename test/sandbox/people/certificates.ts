@@ -59,8 +59,8 @@ export function registerCertificates(router: Router): void {
 		const now = world.clock.iso();
 		const results = entries.map((entry, index) => {
 			const valid = entry as NonNullable<typeof entry>;
-			// Upsert on employee number + the exact certificate type text.
-			const existing = store.find((c) => c.employeeNumber === valid.employeeNumber && c.certificateType === valid.certificateType);
+			// Upsert on employee number + the exact certificate type text, within the employee's company.
+			const existing = store.find((c) => c.companyId === valid.companyId && c.employeeNumber === valid.employeeNumber && c.certificateType === valid.certificateType);
 			const record: Certificate = {
 				id: existing?.id ?? world.newId(),
 				companyId: valid.companyId,
