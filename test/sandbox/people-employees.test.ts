@@ -101,6 +101,7 @@ describe('sandbox: employees v5', () => {
 		expect(enabled.body.projectCompanies).toEqual([{ companyId: subsidiary, enabled: true, userGroupId: 'default-user' }]);
 		const foreign = await api(`${base}/V1/enable-employee-in-project-company`, { method: 'POST', json: { projectCompanyId: other } });
 		expect(foreign.status).toBe(403);
+		expect(foreign.body.errors[0]).toMatchObject({ field: 'projectCompanyId', category: 'Forbidden' });
 		const disabled = await api(`${base}/V1/disable`, { method: 'PATCH' });
 		expect(disabled.body).toMatchObject({ isDisabled: true, projectCompanies: [{ companyId: subsidiary, enabled: false }] });
 		expect((await api(`${base}/V1/enable`, { method: 'PATCH' })).body.isDisabled).toBe(false);
@@ -159,7 +160,9 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('404 for an unknown employee, another company\'s employee is invisible; DELETE answers 204', async () => {
-		expect((await api(`${base}/NOBODY/disable`, { method: 'PATCH' })).status).toBe(404);
+		const unknown = await api(`${base}/NOBODY/disable`, { method: 'PATCH' });
+		expect(unknown.status).toBe(404);
+		expect(unknown.body).toEqual({ message: 'Employee NOBODY was not found', errors: [{ category: 'NotFound', code: 'EmployeeNotFound', field: 'employeeNumber', message: 'Employee NOBODY was not found' }] });
 		const otherToken = await tokenFor(sb(), 'fieldops-other');
 		expect((await call(sb().coreUrl, `${base}/100`, { token: otherToken })).status).toBe(404);
 		expect((await call(sb().coreUrl, `${base}/F100`, { token: otherToken })).status).toBe(200);

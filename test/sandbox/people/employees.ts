@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { badRequest, forbidden, notFound, parseIsoDate, queryBool, type Caller, type RequestContext } from '../http';
+import { ApiError, badRequest, parseIsoDate, queryBool, type Caller, type RequestContext } from '../http';
 import type { Router } from '../router';
 import type { Employment, Person, World } from '../state';
 import { replaceTags, tagsSchema, tagView } from './tags';
@@ -93,9 +93,14 @@ function ensureUniqueNumber(world: World, companyId: string, employeeNumber: str
 	}
 }
 
+/** v5 answers every error, 404 and 403 included, with the offending field in `errors`. */
+function v5Error(status: number, category: string, code: string, field: string, message: string): ApiError {
+	return new ApiError(status, message, [{ category, code, field, message }]);
+}
+
 export function findEmployee(world: World, caller: Caller, employeeNumber: string): Person {
 	const person = [...world.people.values()].find((p) => p.employeeNumber === employeeNumber && world.canAccessCompany(caller.companyId, p.companyId));
-	if (!person) throw notFound(`Employee ${employeeNumber} was not found`);
+	if (!person) throw v5Error(404, 'NotFound', 'EmployeeNotFound', 'employeeNumber', `Employee ${employeeNumber} was not found`);
 	return person;
 }
 
@@ -293,7 +298,7 @@ export function registerEmployees(router: Router): void {
 			const body = await ctx.json(z.object({ projectCompanyId: z.string().min(1), userGroupId: z.string().nullable().optional() }).strict());
 			const structure = world.companyTree(topCompany(world, person.companyId));
 			if (!structure.includes(body.projectCompanyId) || !world.canAccessCompany(ctx.auth.companyId, body.projectCompanyId)) {
-				throw forbidden(`Company ${body.projectCompanyId} is not a project company of this company structure`);
+				throw v5Error(403, 'Forbidden', 'ProjectCompanyNotInStructure', 'projectCompanyId', `Company ${body.projectCompanyId} is not a project company of this company structure`);
 			}
 			const existing = person.projectCompanies.find((pc) => pc.companyId === body.projectCompanyId);
 			const entry = existing ?? { companyId: body.projectCompanyId, enabled, userGroupId: null };
