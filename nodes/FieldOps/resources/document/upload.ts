@@ -5,6 +5,7 @@ import { asNodeError, fieldOpsApiError } from '../../shared/errors';
 import { itemContext } from '../../shared/locators';
 import { ensureFreshToken } from '../../shared/token';
 import { apiBaseUrl } from '../../shared/transport';
+import { filePart, multipartBody, type FilePart } from './multipart';
 import { documentsPath } from './target';
 
 /** A file name for a binary that has none, from its MIME type (the API needs a name for every file). */
@@ -49,8 +50,8 @@ function propertiesOf(context: IExecuteFunctions, item: INodeExecutionData, item
 
 /**
  * Upload: every chosen binary of an item goes as one `file` part of ONE multipart request, with its name and
- * MIME type. The token is renewed first when close to expiry, because a multipart body cannot be retried
- * after a 401.
+ * MIME type; files of the filesystem binary mode are streamed from disk, never held in memory. The token is
+ * renewed first when close to expiry, so the files are not sent twice because of an expired token.
  */
 export async function uploadDocuments(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const output: INodeExecutionData[] = [];
@@ -58,11 +59,9 @@ export async function uploadDocuments(this: IExecuteFunctions): Promise<INodeExe
 	const baseURL = await apiBaseUrl(this, 'core');
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const form = new FormData();
+			const parts: FilePart[] = [];
 			for (const property of propertiesOf(this, items[itemIndex], itemIndex)) {
-				const binary = this.helpers.assertBinaryData(itemIndex, property);
-				const bytes = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-				form.append('file', new Blob([new Uint8Array(bytes)], { type: binary.mimeType || 'application/octet-stream' }), fileNameOf(binary, property));
+				parts.push(await filePart(this, itemIndex, property, fileNameOf(this.helpers.assertBinaryData(itemIndex, property), property)));
 			}
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 			const qs: IDataObject = {};
@@ -76,7 +75,7 @@ export async function uploadDocuments(this: IExecuteFunctions): Promise<INodeExe
 				baseURL,
 				url,
 				qs,
-				body: form,
+				body: multipartBody(parts),
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: { ignore: true, except: [401] },
 			})) as IN8nHttpFullResponse;
