@@ -5,7 +5,7 @@ import type { Router } from '../router';
 import type { World } from '../state';
 
 /**
- * Machine-state API. Shapes the spec does not show (see machine-state/README.md): the import answers
+ * Machine-state API. Shapes the spec does not show (see reporting/README.md): the import answers
  * `{imported, failed: [{index, errors}]}` and keeps going past a bad record; latest-timestamp answers
  * `{companyId, projectId, latestTimestamp}` (null when there is none); aggregation takes
  * `{companyId, projectId, machineId?, from?, to?}` and answers one row per state.
