@@ -38,6 +38,8 @@ describe('sandbox: employees v5', () => {
 		const all = (await api(base, { query: { includeEmployeesFromSubsidiaries: 'true' } })).body.map((e: { employeeNumber: string }) => e.employeeNumber);
 		expect(own).not.toContain('A100');
 		expect(all).toContain('A100');
+		expect((await api(`${base}/A100`)).status).toBe(404);
+		expect((await api(`${base}/A100`, { query: { includeEmployeesFromSubsidiaries: 'true' } })).body.employeeNumber).toBe('A100');
 		const one = await api(base, { query: { employeeNumber: 'V1', include: 'tags,employment-history,work-time-arrangements' } });
 		expect(one.body).toHaveLength(1);
 		expect(one.body[0]).toHaveProperty('tags');

@@ -192,7 +192,14 @@ export function registerEmployees(router: Router): void {
 		};
 	});
 
-	router.core('GET', one, (ctx, { world }) => ({ status: 200, json: employeeView(world, findEmployee(world, ctx.auth, ctx.params.employeeNumber), includes(ctx)) }));
+	router.core('GET', one, (ctx, { world }) => {
+		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		// GET looks in the subsidiaries only when asked, like the list; the other routes reach the whole structure.
+		if (!(queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false) && person.companyId !== ctx.auth.companyId) {
+			throw v5Error(404, 'NotFound', 'EmployeeNotFound', 'employeeNumber', `Employee ${person.employeeNumber} was not found in the caller's company (set includeEmployeesFromSubsidiaries)`);
+		}
+		return { status: 200, json: employeeView(world, person, includes(ctx)) };
+	});
 
 	router.core('PUT', one, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
