@@ -1,5 +1,6 @@
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { readFeed } from '../helpers/reporting';
+import { imageStores, SOURCES, type ImageParent } from './reporting/images';
 import { COMPANY_IDS } from './seed';
 
 const WINDOW = { FromDateTime: '2000-01-01T00:00:00Z', ToDateTime: '2100-01-01T00:00:00Z' };
@@ -93,6 +94,17 @@ describe('sandbox: reporting feeds', () => {
 			expect(Math.max(res.raw.readUInt32BE(16), res.raw.readUInt32BE(20))).toBe(size);
 		}
 		expect(row.downloadUrl).toBe(`${sb().coreUrl}/api/file/${row.id}`);
+	});
+
+	it('falls back to the parent’s coordinates for a photo without its own', async () => {
+		await readFeed(sb(), '/v1/images', WINDOW);
+		const stores = imageStores(sb().sandbox.world);
+		const parents = SOURCES.flatMap((source) => stores.bySource[source].records as ImageParent[]);
+		const parent = parents.find((p) => p.companyId !== COMPANY_IDS.other && p.data.latitude !== null && p.data.images.some((i) => i.latitude === null))!;
+		const image = parent.data.images.find((i) => i.latitude === null)!;
+		const rows = await readFeed(sb(), '/v1/images', { ...WINDOW, ProjectId: parent.data.project.id });
+		const row = rows.find((r) => r.id === image.id && r.idRef === parent.id);
+		expect(row).toMatchObject({ latitude: parent.data.latitude, longitude: parent.data.longitude });
 	});
 
 	it('never fills roadReference for a company without the feature', async () => {
