@@ -82,10 +82,42 @@ describe('Field Ops → Machine', () => {
 		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ fuelType: 4, fuelConsumptionUnit: 2, fuelConsumptionRate: 12.5 });
 	});
 
+	it('lists machines with their equipment, updates one field, and Replace resets what it does not send', async () => {
+		const listed = await run({ operation: 'getAll', returnAll: true, includeEquipmentDetails: true });
+		const own = machines().filter((m) => m.companyId === companyId());
+		expect(listed.items['Field Ops'].map((i) => i.json.id).sort()).toEqual(own.map((m) => m.id).sort());
+		const parent = listed.items['Field Ops'].find((i) => Array.isArray(i.json.equipment) && (i.json.equipment as unknown[]).length > 0);
+		expect(parent).toBeDefined();
+
+		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
+		await run({ operation: 'update', machine: rl('machineNumber', 'M-900'), updateFields: { hourMeter: 4321 } });
+		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ hourMeter: 4321, name: 'Volvo EC300E', typeId: 'excavator' });
+		await run({ operation: 'replace', machine: rl('id', machine.id), companyId: companyId(), machineNumber: 'M-900', additionalFields: { name: 'Volvo EC300E' } });
+		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ name: 'Volvo EC300E', typeId: null, active: false });
+		expect(sb().sandbox.world.machines.get(machine.id)?.hourMeter).toBeUndefined();
+	});
+
+	it('lists machines, updates only the given fields, and Replace resets what it does not send', async () => {
+		const all = await run({ operation: 'getAll', returnAll: true, includeEquipmentDetails: true });
+		expect(all.error).toBeUndefined();
+		expect(all.items['Field Ops'].map((i) => i.json.id)).toContain(machines().find((m) => m.machineNumber === 'M-900')!.id);
+		expect((await stats()).requests['GET /api/v4/integration/machines']).toBe(1);
+
+		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
+		await run({ operation: 'update', machine: rl('id', machine.id), updateFields: { serialNumber: 'SN-77' } });
+		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ serialNumber: 'SN-77', name: 'Volvo EC300E' });
+
+		await run({ operation: 'replace', machine: rl('machineNumber', 'M-900'), companyId: companyId(), machineNumber: 'M-900', additionalFields: { name: 'Volvo EC300E', typeId: 'excavator' } });
+		expect(sb().sandbox.world.machines.get(machine.id)?.serialNumber ?? null).toBeNull();
+
+		const one = await run({ operation: 'get', machine: rl('machineNumber', 'M-900'), includeEquipmentDetails: true });
+		expect(one.items['Field Ops'][0].json).toMatchObject({ id: machine.id, machineNumber: 'M-900' });
+	});
+
 	it('checks deletability and deletes', async () => {
 		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
 		const check = await run({ operation: 'checkDeletable', machine: rl('machineNumber', 'M-900') });
-		expect(check.items['Field Ops'][0].json).toEqual({ result: true });
+		expect(check.items['Field Ops'][0].json).toEqual({ machine: 'M-900', deletable: true });
 		await run({ operation: 'delete', machine: rl('id', machine.id) });
 		expect(sb().sandbox.world.machines.has(machine.id)).toBe(false);
 	});

@@ -67,6 +67,22 @@ describe('Field Ops → Work Order', () => {
 		expect(result.items['Field Ops'].every((i) => i.json.externalDim01 === code)).toBe(true);
 	});
 
+	it('finds work orders by project number + work order number, and by the external project number', async () => {
+		const { projectNumber, externalProjectNumber } = project();
+		const one = await run({ operation: 'getByNumber', projectNumber, workOrderNumber: 'EXT-1' });
+		expect(one.items['Field Ops'].map((i) => i.json.externalId)).toEqual(['EXT-1']);
+		const list = await run({ operation: 'getAllByNumber', projectNumber, workOrderNumber: 'EXT-1', returnAll: true });
+		expect(list.items['Field Ops'].map((i) => i.json.externalId)).toEqual(['EXT-1']);
+		const missing = await run({ operation: 'getByNumber', projectNumber, workOrderNumber: 'W/1|%..' }, true);
+		expect(String(missing.items['Field Ops'][0].json.error)).toContain('W/1|%..');
+
+		const all = await run({ operation: 'getAllByExternalProjectNumber', externalProjectNumber, returnAll: true });
+		expect(all.items['Field Ops'].map((i) => i.json.id)).toContain(tasks().find((t) => t.externalId === 'EXT-1')!.id);
+		expect(all.items['Field Ops'].every((i) => i.json.projectId === project().id)).toBe(true);
+		const byExternal = await run({ operation: 'getByExternalProjectNumber', externalProjectNumber, workOrderExternalId: 'EXT-1' });
+		expect(byExternal.items['Field Ops'][0].json).toMatchObject({ externalId: 'EXT-1', projectId: project().id });
+	});
+
 	it('deletes a work order', async () => {
 		const id = tasks().find((t) => t.externalId === 'EXT-1')!.id;
 		await run({ operation: 'delete', project: rl('id', project().id), workOrder: rl('id', id) });

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { batchSizeOption } from '../../shared/batch';
@@ -23,6 +23,11 @@ async function requireEsgField(this: IExecuteSingleFunctions, requestOptions: IH
 	return requestOptions;
 }
 
+/** The API answers a bare true/false: name it, so the next node can test `deletable`. */
+async function namedDeletable(this: IExecuteSingleFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return items.map((item) => ({ ...item, json: { machine: this.getNodeParameter('machine.value', '') as string, deletable: item.json.result === true } }));
+}
+
 const includeEquipment: INodeProperties = {
 	displayName: 'Include Equipment Details',
 	name: 'includeEquipmentDetails',
@@ -41,7 +46,7 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['machine'] } },
 		options: [
-			operation({ name: 'Check Deletable', value: 'checkDeletable', action: 'Check whether a machine can be deleted', description: 'Answers true or false', method: 'GET', path: `${MACHINES}/is-machine-deletable/:machine` }),
+			operation({ name: 'Check Deletable', value: 'checkDeletable', action: 'Check whether a machine can be deleted', description: 'Answers whether the machine can be deleted (a machine with linked equipment cannot)', method: 'GET', path: `${MACHINES}/is-machine-deletable/:machine`, postReceive: [namedDeletable] }),
 			operation({ name: 'Create', value: 'create', action: 'Create a machine', description: 'Create one machine or piece of equipment', method: 'POST', path: MACHINES }),
 			codeOperation({
 				name: 'Create Many',
