@@ -82,21 +82,6 @@ describe('Field Ops → Machine', () => {
 		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ fuelType: 4, fuelConsumptionUnit: 2, fuelConsumptionRate: 12.5 });
 	});
 
-	it('lists machines with their equipment, updates one field, and Replace resets what it does not send', async () => {
-		const listed = await run({ operation: 'getAll', returnAll: true, includeEquipmentDetails: true });
-		const own = machines().filter((m) => m.companyId === companyId());
-		expect(listed.items['Field Ops'].map((i) => i.json.id).sort()).toEqual(own.map((m) => m.id).sort());
-		const parent = listed.items['Field Ops'].find((i) => Array.isArray(i.json.equipment) && (i.json.equipment as unknown[]).length > 0);
-		expect(parent).toBeDefined();
-
-		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
-		await run({ operation: 'update', machine: rl('machineNumber', 'M-900'), updateFields: { hourMeter: 4321 } });
-		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ hourMeter: 4321, name: 'Volvo EC300E', typeId: 'excavator' });
-		await run({ operation: 'replace', machine: rl('id', machine.id), companyId: companyId(), machineNumber: 'M-900', additionalFields: { name: 'Volvo EC300E' } });
-		expect(sb().sandbox.world.machines.get(machine.id)).toMatchObject({ name: 'Volvo EC300E', typeId: null, active: false });
-		expect(sb().sandbox.world.machines.get(machine.id)?.hourMeter).toBeUndefined();
-	});
-
 	it('lists machines, updates only the given fields, and Replace resets what it does not send', async () => {
 		const all = await run({ operation: 'getAll', returnAll: true, includeEquipmentDetails: true });
 		expect(all.error).toBeUndefined();

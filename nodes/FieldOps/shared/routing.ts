@@ -121,7 +121,7 @@ export function operation(spec: OperationSpec): INodePropertyOptions {
 					? {}
 					: { baseURL: `={{ $credentials.${API_URL_FIELD[api]}.replace(/\\/+$/, "") }}` }),
 			},
-			send: { preSend: [checkDatesPreSend, freshTokenPreSend, resolvePathPreSend, ...(spec.preSend ?? [])] },
+			send: { preSend: [freshTokenPreSend, resolvePathPreSend, ...(spec.preSend ?? []), checkDatesPreSend] },
 			output: { postReceive: [toItems, ...(spec.postReceive ?? [])] },
 		},
 	};
