@@ -41,17 +41,41 @@ describe('Field Ops → Lookup', () => {
 		expect((await run({ operation: 'getMachineTypes' })).items['Field Ops'].map((i) => i.json.typeId)).toContain('excavator');
 	});
 
-	it('downloads an image at a chosen size into a binary property', async () => {
-		const token = (await call(sb().identityUrl, '/connect/token', {
-			method: 'POST',
-			body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret' }).toString(),
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		})).body.access_token;
-		const image = (await call(sb().reportingUrl, '/v1/images', { token, query: { ChunkLimit: 1 } })).body.data[0];
-		const result = await run({ operation: 'downloadFile', fileReferenceId: image.id, maxDimension: '640', binaryPropertyName: 'photo' });
-		const item = result.items['Field Ops'][0];
-		expect(item.json).toMatchObject({ fileReferenceId: image.id, mimeType: 'image/png' });
-		const png = PNG.sync.read(await harness.binaryBuffer(item.binary!.photo));
-		expect(Math.max(png.width, png.height)).toBe(640);
+	describe('Download File', () => {
+		let imageId: string;
+		let originalSide: number;
+		const side = async (item: { binary?: Record<string, unknown> }) => {
+			const png = PNG.sync.read(await harness.binaryBuffer(item.binary!.photo as never));
+			return Math.max(png.width, png.height);
+		};
+
+		beforeAll(async () => {
+			const token = (await call(sb().identityUrl, '/connect/token', {
+				method: 'POST',
+				body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret' }).toString(),
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			})).body.access_token;
+			imageId = (await call(sb().reportingUrl, '/v1/images', { token, query: { ChunkLimit: 1 } })).body.data[0].id;
+		});
+
+		it('downloads the original image with its name and type into the chosen binary property', async () => {
+			const item = (await run({ operation: 'downloadFile', fileReferenceId: imageId, maxDimension: '', binaryPropertyName: 'photo' })).items['Field Ops'][0];
+			expect(item.json).toMatchObject({ fileReferenceId: imageId, mimeType: 'image/png', maxDimension: null });
+			expect(String(item.json.fileName)).toMatch(/\.png$/i);
+			expect((item.binary!.photo as { fileName?: string }).fileName).toBe(item.json.fileName);
+			originalSide = await side(item);
+			expect(originalSide).toBeGreaterThan(640);
+		});
+
+		it.each(['1980', '640', '128'])('downloads the image at MaxDimension %s', async (size) => {
+			const item = (await run({ operation: 'downloadFile', fileReferenceId: imageId, maxDimension: size, binaryPropertyName: 'photo' })).items['Field Ops'][0];
+			expect(item.json).toMatchObject({ fileReferenceId: imageId, mimeType: 'image/png', maxDimension: size });
+			expect(await side(item)).toBe(Math.min(Number(size), originalSide));
+		});
+
+		it('names an unknown file ID with path characters in the error (one path segment)', async () => {
+			const result = await harness.run(fieldOpsWorkflow({ resource: 'lookup', operation: 'downloadFile', fileReferenceId: 'F/1|%..', binaryPropertyName: 'photo' }, { continueOnFail: true }));
+			expect(String(result.items['Field Ops'][0].json.error)).toContain('F/1|%..');
+		});
 	});
 });

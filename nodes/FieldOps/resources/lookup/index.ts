@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../../shared/errors';
 import { downloadCoreFile } from '../../shared/files';
 import { returnAllOrLimit } from '../../shared/fields';
 import { projectLocator } from '../../shared/locators';
@@ -29,12 +30,22 @@ const downloadFile: CustomOperation = async function (this: IExecuteFunctions) {
 	const output: INodeExecutionData[] = [];
 	const base = await apiBaseUrl(this, 'core');
 	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
-		const id = String(this.getNodeParameter('fileReferenceId', itemIndex)).trim();
-		const size = this.getNodeParameter('maxDimension', itemIndex, '') as string;
-		const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
-		const url = `${base}/api/file/${encodeURIComponent(id)}${size ? `?MaxDimension=${size}` : ''}`;
-		const binary = await downloadCoreFile(this, url, `file-${id}`, itemIndex);
-		output.push({ json: { fileReferenceId: id, fileName: binary.fileName, mimeType: binary.mimeType, maxDimension: size || null }, binary: { [property]: binary }, pairedItem: { item: itemIndex } });
+		try {
+			const id = String(this.getNodeParameter('fileReferenceId', itemIndex)).trim();
+			const size = this.getNodeParameter('maxDimension', itemIndex, '') as string;
+			const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+			const url = `${base}/api/file/${encodeURIComponent(id)}${size ? `?MaxDimension=${size}` : ''}`;
+			const binary = await downloadCoreFile(this, url, `file-${id}`, itemIndex);
+			output.push({
+				json: { fileReferenceId: id, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize, maxDimension: size || null },
+				binary: { [property]: binary },
+				pairedItem: { item: itemIndex },
+			});
+		} catch (error) {
+			// Continue On Fail: the item carries the error and the other files are still downloaded
+			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
+			output.push({ json: { error: (error as Error).message }, error: error as NodeOperationError, pairedItem: { item: itemIndex } });
+		}
 	}
 	return [output];
 };
