@@ -26,6 +26,8 @@ describe('sandbox: reporting rules', () => {
 	});
 
 	it('never splits machine registrations that share one stop time across pages', async () => {
+		// Five registrations reported in one batch share one exact stop time.
+		await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind: 'machine-registrations', action: 'create', count: 5 } });
 		let continuationToken: string | undefined;
 		const pages: { stopDateTime: string }[][] = [];
 		do {
