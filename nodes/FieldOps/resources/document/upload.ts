@@ -76,6 +76,8 @@ export async function uploadDocuments(this: IExecuteFunctions): Promise<INodeExe
 				url,
 				qs,
 				body: multipartBody(parts),
+				// No redirects: the token stays with the Core API, and the redirect client would keep the whole body in memory to resend it.
+				disableFollowRedirect: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: { ignore: true, except: [401] },
 			})) as IN8nHttpFullResponse;
