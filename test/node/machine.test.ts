@@ -66,6 +66,18 @@ describe('Field Ops → Machine', () => {
 		expect(targets.every((m) => sb().sandbox.world.machines.get(m.id)?.note === 'Service done')).toBe(true);
 	});
 
+	it('Update Many: an item without a machine ID fails alone and is never sent', async () => {
+		const [first, second] = machines().filter((m) => m.name === 'Bulk');
+		const items = [{ json: { id: first.id } }, { json: { note: 'no id' } }, { json: { id: second.id } }];
+		const result = await run({ operation: 'updateMany', updateFields: { hourMeter: 1234 } }, items, true);
+		const output = result.items['Field Ops'];
+		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
+		expect(output[1].json.error).toMatch(/item 2.*Machine ID is empty/);
+		expect(output[0].json).toMatchObject({ id: first.id, success: true });
+		expect((await stats()).requests['PUT /api/v4/integration/machines/update/array']).toBe(1);
+		expect([first, second].map((m) => sb().sandbox.world.machines.get(m.id)?.hourMeter)).toEqual([1234, 1234]);
+	});
+
 	it('gets a machine by a number with characters that must be encoded, as one path segment', async () => {
 		const result = await run({ operation: 'get', machine: rl('machineNumber', 'M/1|%..') }, undefined, true);
 		expect(String(result.items['Field Ops'][0].json.error)).toContain('M/1|%..');

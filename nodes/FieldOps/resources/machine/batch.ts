@@ -46,7 +46,9 @@ export const updateMany: CustomOperation = async function (this: IExecuteFunctio
 	return await runBatched(this, {
 		what: 'machine',
 		buildElement: (itemIndex) => {
-			const id = String(this.getNodeParameter('machineId', itemIndex, '')).trim();
+			// `{{ $json.id }}` on an item without an id yields undefined: that must not become the text "undefined"
+			const raw = this.getNodeParameter('machineId', itemIndex, '') as unknown;
+			const id = raw === undefined || raw === null ? '' : String(raw).trim();
 			if (!id) throw new NodeOperationError(this.getNode(), 'Machine ID is empty', { itemIndex, description: 'Every item needs the ID of the machine to update.' });
 			return { id, ...fieldsOf(this, itemIndex, 'updateFields') };
 		},
