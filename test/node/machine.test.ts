@@ -34,6 +34,10 @@ describe('Field Ops → Machine', () => {
 		expect(message).toMatch(/hovercraft/);
 		const error = bad.items['Field Ops'][0].error as { description?: string } | undefined;
 		expect(`${message} ${error?.description ?? ''}`).toMatch(/Machine Type/);
+
+		const duplicate = await run({ operation: 'create', companyId: companyId(), machineNumber: 'M-900' }, undefined, true);
+		expect(String(duplicate.items['Field Ops'][0].json.error)).toMatch(/machineNumber|Machine Number/);
+		expect(machines().filter((m) => m.machineNumber === 'M-900')).toHaveLength(1);
 	});
 
 	it('creates many machines in one request; a failing item in the middle fails alone', async () => {

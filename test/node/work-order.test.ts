@@ -55,6 +55,18 @@ describe('Field Ops → Work Order', () => {
 		expect(sb().sandbox.world.tasks.get(id)?.unitId).toBeUndefined();
 	});
 
+	it('nests a work order under a parent work order of the same project, with dates sent as ISO 8601', async () => {
+		const base = { operation: 'create', project: rl('id', project().id), companyId: companyId() };
+		const parent = await run({ ...base, externalId: 'PARENT-1', additionalFields: { name: 'Etappe 1', isParent: true } });
+		const parentId = parent.items['Field Ops'][0].json.id as string;
+		expect(sb().sandbox.world.tasks.get(parentId)).toMatchObject({ isParent: true });
+
+		await run({ ...base, externalId: 'CHILD-1', additionalFields: { parentActivityId: parentId, startDate: '2026-12-01T07:00:00', estimatedHourQty: 37.5 } });
+		const child = tasks().find((t) => t.externalId === 'CHILD-1')!;
+		expect(child).toMatchObject({ parentActivityId: parentId, estimatedHourQty: 37.5 });
+		expect(String(child.startDate)).toMatch(/^2026-12-01T07:00/);
+	});
+
 	it('refuses a duplicate external ID with a message naming the field', async () => {
 		const result = await run({ operation: 'create', project: rl('id', project().id), companyId: companyId(), externalId: 'EXT-1' }, true);
 		expect(result.items['Field Ops'][0].json.error).toMatch(/externalId/);
