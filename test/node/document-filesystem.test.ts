@@ -69,4 +69,18 @@ describe('Field Ops → Document upload, filesystem binary mode', () => {
 		expect(downloaded.fileName).toBe('Tegning_bærevegg_ø.pdf');
 		expect((await harness.binaryBuffer(downloaded)).equals(large)).toBe(true);
 	});
+
+	it('explains an upload refused to a non-administrator client', async () => {
+		useSandboxCredential(harness, sb(), 'fieldops-user', 'user-credential');
+		const project = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === sb().clients[0].companyId)!;
+		const result = await harness.run(
+			fieldOpsWorkflow(
+				{ resource: 'document', operation: 'upload', project: { __rl: true, mode: 'id', value: project.id }, binarySource: 'all' },
+				{ credentialId: 'user-credential', continueOnFail: true },
+			),
+			{ triggerItems: [{ json: {}, binary: { data: await stored(Buffer.from('x'), 'x.pdf', 'application/pdf') } }] },
+		);
+		const error = result.items['Field Ops'][0].json.error as string;
+		expect(error).toMatch(/No access to this document.*Administrator-level/);
+	});
 });
