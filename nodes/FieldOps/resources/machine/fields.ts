@@ -14,6 +14,10 @@ export const machineFields: INodeProperties[] = [
 	bodyField('Engine Number', 'engineNumber', 'string', 'Engine number'),
 	bodyField('Hour Meter', 'hourMeter', 'number', 'Current hour meter reading'),
 	bodyField('Is Equipment', 'isEquipment', 'boolean', 'Whether this is equipment (attached to a machine) rather than a machine. Equipment types are not checked against the machine types.'),
+	{
+		...bodyField('Machine Type Name or ID', 'typeId', 'options', 'The machine type, from the types configured for your company. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.'),
+		typeOptions: { loadOptionsMethod: 'getMachineTypes' },
+	},
 	bodyField('Name', 'name', 'string', 'Name or model of the machine'),
 	bodyField('Note', 'note', 'string', 'Free text', { typeOptions: { rows: 3 } }),
 	bodyField('Parent Machine ID', 'parentMachineId', 'string', 'For equipment: the ID of the machine it is linked to'),
@@ -24,9 +28,5 @@ export const machineFields: INodeProperties[] = [
 	bodyField('Responsible User ID', 'responsibleId', 'string', 'User ID of the person responsible'),
 	bodyField('Serial Number', 'serialNumber', 'string', 'Serial number'),
 	bodyField('Service Date', 'serviceDate', 'dateTime', 'Date of the last or next service'),
-	{
-		...bodyField('Type Name or ID', 'typeId', 'options', 'The machine type, from the types configured for your company. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.'),
-		typeOptions: { loadOptionsMethod: 'getMachineTypes' },
-	},
 	bodyField('Weight (Kg)', 'weight', 'number', 'Weight in kilograms'),
 ];
