@@ -42,7 +42,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			clientId: admin.clientId,
 			clientSecret: secret ?? admin.clientSecret,
 			useCoreApi: true,
-			useReportingApi: false,
+			useReportingApi: true,
 			useMachineStateApi: false,
 		};
 	};
@@ -187,5 +187,26 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		});
 		const run = await n8n.executeWithCli(workflowId);
 		expect(nodeOutput(run, 'Field Ops').map((p) => p.id).sort()).toEqual(projectIds);
+	});
+
+	timed('runs the "Weekly hours to spreadsheet" example: last week’s time registrations become one xlsx file', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const example = require('../../examples/weekly-hours-to-spreadsheet.json');
+		// `n8n execute` starts only from a manual trigger: the schedule trigger is swapped for one of the same name.
+		const nodes = example.nodes.map((node: { type: string }) =>
+			node.type === 'n8n-nodes-base.scheduleTrigger' ? { ...node, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} } : node,
+		);
+		const workflowId = await n8n.importWorkflow({ ...example, nodes }, { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } });
+		const run = await n8n.executeWithCli(workflowId);
+
+		const records = nodeOutput(run, "Last week's time registrations");
+		expect(records.length).toBeGreaterThan(0);
+		expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+		// Monday to Sunday of last week, whatever the instance's time zone: 7 days ending at most 8 days ago.
+		const days = records.map((r) => Date.parse(`${String(r.date)}T12:00:00Z`));
+		expect(Math.max(...days) - Math.min(...days)).toBeLessThan(7 * 86_400_000);
+		expect(Date.now() - Math.max(...days)).toBeLessThan(9 * 86_400_000);
+		const file = (run.data ?? run).resultData.runData['Spreadsheet (xlsx)'][0].data.main[0][0];
+		expect(file.binary.data).toMatchObject({ fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/), fileExtension: 'xlsx' });
 	});
 });
