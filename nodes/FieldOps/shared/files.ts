@@ -58,6 +58,8 @@ export async function downloadCoreFile(
 		url,
 		encoding: 'stream',
 		returnFullResponse: true,
+		// A redirect to another host (file storage) must not carry the access token.
+		sendCredentialsOnCrossOriginRedirect: false,
 		ignoreHttpStatusErrors: { ignore: true, except: [401] },
 	})) as IN8nHttpFullResponse;
 	if (response.statusCode >= 400) {
