@@ -56,7 +56,8 @@ export async function checkDatesPreSend(this: IExecuteSingleFunctions, requestOp
 	if (!body || typeof body !== 'object' || Array.isArray(body)) return requestOptions;
 	for (const [field, value] of Object.entries(body as IDataObject)) {
 		if (!DATE_BODY_FIELDS.has(field) || value === null || value === undefined || value === '') continue;
-		if (Number.isNaN(new Date(value as string).getTime())) {
+		// After the resources' own hooks a date may already be in an API format such as v4's dd.MM.yyyy.
+		if (Number.isNaN(new Date(value as string).getTime()) && !/^\d{2}\.\d{2}\.\d{4}$/.test(String(value))) {
 			throw new NodeOperationError(this.getNode(), `${field} is not a valid date: "${String(value)}"`, {
 				description: 'Pick a date, or use an ISO 8601 value such as 2026-11-16T07:00:00.',
 				itemIndex: this.getItemIndex(),
