@@ -76,6 +76,7 @@ describe('Field Ops Trigger soak', () => {
 		const state = new Map<string, IDataObject>(FEEDS.map((f) => [f.kind, {}]));
 		const emitted = new Map<string, Array<{ event: string; record: IDataObject }>>(FEEDS.map((f) => [f.kind, []]));
 		let polls = 0;
+		let pages = 0;
 
 		const poll = async (f: SoakFeed, maxPerPoll: number) => {
 			const result = await harness.poll(workflow(f.feed, maxPerPoll), TRIGGER, { staticData: state.get(f.kind) });
@@ -111,6 +112,21 @@ describe('Field Ops Trigger soak', () => {
 				})()];
 				await Promise.all(tasks);
 			}
+			if (round === 6) {
+				// Past one page (ChunkLimit 10 000): page 2 is held back while records are edited and the token
+				// expires, so the writes land mid-pagination and page 2 needs a new token.
+				const f = FEEDS[0];
+				for (let i = 0; i < 11; i++) await control('/__sandbox/activity', { kind: f.kind, action: 'create', count: 1000 });
+				await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+				await control('/__sandbox/faults', [{ path: f.path, delayMs: 400, after: 1, times: 1 }]);
+				await Promise.all([poll(f, 20_000), (async () => {
+					await new Promise((resolve) => setTimeout(resolve, 200));
+					await activity(f);
+					await control('/__sandbox/tokens/expire');
+				})()]);
+				pages = (await call(sb().coreUrl, '/__sandbox/stats')).body.requests[`GET ${f.path}`] as number;
+				expect(pages).toBeGreaterThanOrEqual(2);
+			}
 			if (round === 12) {
 				// A refused read is not retried: the poll fails and its state stays exactly as it was.
 				const f = FEEDS[0];
@@ -128,6 +144,8 @@ describe('Field Ops Trigger soak', () => {
 			for (let i = 0; i < 200 && quiet < 2; i++) quiet = (await poll(f, 5000)) === 0 ? quiet + 1 : 0;
 		}
 
+		// Every injected fault was met.
+		expect((await call(sb().coreUrl, '/__sandbox/faults')).body).toEqual([]);
 		let records = 0;
 		let versions = 0;
 		for (const f of FEEDS) {
@@ -158,6 +176,6 @@ describe('Field Ops Trigger soak', () => {
 			}
 			expect(gaps).toEqual([]);
 		}
-		console.log(`soak: ${records} records written, ${versions} versions emitted, ${polls} polls, ${Date.now() - started} ms`);
+		console.log(`soak: ${records} records written, ${versions} versions emitted, ${polls} polls (${pages} requests in the paged one), ${Date.now() - started} ms`);
 	}, 120_000);
 });
