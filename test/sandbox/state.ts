@@ -34,6 +34,8 @@ export interface Project {
 	active: boolean;
 	/** Id of the template work order (set in the web back office; `POST /__sandbox/template`). */
 	templateTaskId?: string;
+	/** The linked company customer (core/customers.ts); set through `customerNumber`. */
+	customerId?: string | null;
 	createdDateTime: string;
 	modifiedDateTime: string;
 	[field: string]: unknown;

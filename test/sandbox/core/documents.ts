@@ -1,10 +1,11 @@
 import { addFile, fileBytes, fileStore } from '../files';
-import { ApiError, badRequest, forbidden, MAX_UPLOAD_BODY_BYTES, notFound, queryBool, type RequestContext } from '../http';
+import { badRequest, forbidden, MAX_UPLOAD_BODY_BYTES, notFound, queryBool, type Reply, type RequestContext } from '../http';
 import type { Router } from '../router';
-import type { Sandbox } from '../sandbox';
 import type { Project, Task, World } from '../state';
 import { ensureAccess } from './access';
 import { contentDisposition } from './files';
+import { boundaryOf, parseMultipart } from './multipart';
+import { apiTask } from './tasks';
 
 /**
  * Documents on the information pages of projects: one page per (project, section), reused by later uploads.
@@ -13,68 +14,77 @@ import { contentDisposition } from './files';
 interface Page {
 	pageExternalId: string;
 	projectId: string;
-	/** The work order the page was created through, if any (its uploads and listing). */
-	taskId: string | null;
 	section: string;
+	/** Work orders that uploaded to this page: their listings show it and reach its files. */
+	taskIds: string[];
 	files: { fileReferenceId: string; name: string }[];
 }
 
 export const DEFAULT_SECTION = 'Documents';
-const pages = (world: World) => world.state('document-pages', () => [] as Page[]);
+/** `fileReference.collectionRef` of documents (the spec shows the field, not its values). */
+export const DOCUMENT_COLLECTION_REF = 'InfoPage';
+const MAX_SECTION_LENGTH = 200;
+
+const pages = (world: World) => world.state('core:document-pages', () => [] as Page[]);
+
+/** The section of a work-order upload without `section`: the work order's number, else its short description. */
+const taskSection = (task: Task) => String(task.externalId || task.workDescriptionShort || DEFAULT_SECTION);
+
+/** The name a `file` part without a filename is stored under (its position among the request's files). */
+const unnamedPart = (position: number) => `unnamed-${position}`;
 
 interface Target {
 	project: Project;
 	task: Task | null;
 }
 
-function target(ctx: RequestContext, world: World, kind: 'projects' | 'tasks'): Target {
-	// Documents need an Administrator-level client.
+type Kind = 'projects' | 'tasks';
+
+function target(ctx: RequestContext, world: World, kind: Kind): Target {
 	if (!ctx.auth.administrator) throw forbidden('Documents need an Administrator-level API client');
 	const { id } = ctx.params;
 	if (kind === 'projects') return { project: ensureAccess(world, ctx.auth, world.projects.get(id), 'Project', id), task: null };
-	const task = ensureAccess(world, ctx.auth, world.tasks.get(id), 'Work order', id);
+	const task = ensureAccess(world, ctx.auth, apiTask(world, id), 'Work order', id);
 	const project = world.projects.get(task.projectId);
 	if (!project) throw notFound(`The project of work order ${id} was not found`);
 	return { project, task };
 }
 
-const pagesOf = (world: World, { project, task }: Target) => pages(world).filter((p) => p.projectId === project.id && (!task || p.taskId === task.id));
+const pagesOf = (world: World, { project, task }: Target) => pages(world).filter((p) => p.projectId === project.id && (!task || p.taskIds.includes(task.id)));
 
-async function parts(ctx: RequestContext): Promise<{ name: string; type: string; bytes: Buffer }[]> {
+async function fileParts(ctx: RequestContext): Promise<{ name: string; type: string; bytes: Buffer }[]> {
 	const contentType = ctx.header('content-type') ?? '';
-	if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw badRequest('Send the documents as multipart/form-data with parts named "file"', 'file');
-	let form: FormData;
-	try {
-		form = await new Request('http://sandbox.local/', { method: 'POST', headers: { 'content-type': contentType }, body: await ctx.rawBody(MAX_UPLOAD_BODY_BYTES) }).formData();
-	} catch (error) {
-		if (error instanceof ApiError) throw error;
-		throw badRequest('The multipart body could not be read', 'file');
-	}
-	const files = form.getAll('file');
+	if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw badRequest('Send the documents as multipart/form-data with parts named "file"', 'file');
+	const boundary = boundaryOf(contentType);
+	const files = parseMultipart(await ctx.rawBody(MAX_UPLOAD_BODY_BYTES), boundary).filter((part) => part.name === 'file');
 	if (files.length === 0) throw badRequest('No part named "file" in the upload', 'file');
-	return Promise.all(
-		files.map(async (part, index) =>
-			typeof part === 'string'
-				? // A part without a filename arrives as text: stored under a generated name.
-					{ name: `unnamed-${index + 1}`, type: 'application/octet-stream', bytes: Buffer.from(part) }
-				: { name: part.name, type: part.type || 'application/octet-stream', bytes: Buffer.from(await part.arrayBuffer()) },
-		),
-	);
+	return files.map((part, index) => ({ name: part.fileName ?? unnamedPart(index + 1), type: part.contentType ?? 'application/octet-stream', bytes: part.bytes }));
 }
 
-async function upload(ctx: RequestContext, sandbox: Sandbox, kind: 'projects' | 'tasks') {
-	const { world } = sandbox;
+function sectionOf(ctx: RequestContext, where: Target): string {
+	const section = ctx.queryParam('section');
+	if (section && section.length > MAX_SECTION_LENGTH) throw badRequest(`section must be at most ${MAX_SECTION_LENGTH} characters`, 'section');
+	return section || (where.task ? taskSection(where.task) : DEFAULT_SECTION);
+}
+
+async function upload(ctx: RequestContext, world: World, kind: Kind): Promise<Reply> {
 	const where = target(ctx, world, kind);
-	const uploaded = await parts(ctx);
-	const section = ctx.queryParam('section') || (where.task ? String(where.task.externalId || where.task.workDescriptionShort || DEFAULT_SECTION) : DEFAULT_SECTION);
+	const section = sectionOf(ctx, where);
 	const replace = queryBool(ctx, 'replaceExistingFilesWithSameName') ?? false;
+	const uploaded = await fileParts(ctx);
 	let page = pages(world).find((p) => p.projectId === where.project.id && p.section === section);
 	if (!page) {
-		page = { pageExternalId: world.newId(), projectId: where.project.id, taskId: where.task?.id ?? null, section, files: [] };
+		page = { pageExternalId: world.newId(), projectId: where.project.id, section, taskIds: [], files: [] };
 		pages(world).push(page);
 	}
+	if (where.task && !page.taskIds.includes(where.task.id)) page.taskIds.push(where.task.id);
+	if (replace) {
+		// Only documents already on the page are replaced (no versions: the old file is gone).
+		const names = new Set(uploaded.map((file) => file.name));
+		for (const old of page.files.filter((f) => names.has(f.name))) fileStore(world).delete(old.fileReferenceId);
+		page.files = page.files.filter((f) => !names.has(f.name));
+	}
 	const created = uploaded.map(({ name, type, bytes }) => {
-		if (replace) page.files = page.files.filter((f) => f.name !== name);
 		const file = addFile(world, { companyId: where.project.companyId, fileName: name, contentType: type, content: bytes, size: bytes.length });
 		page.files.push({ fileReferenceId: file.id, name });
 		const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
@@ -82,7 +92,7 @@ async function upload(ctx: RequestContext, sandbox: Sandbox, kind: 'projects' | 
 			name,
 			size: bytes.length,
 			url: `/api/file/${file.id}`,
-			fileReference: { id: file.id, collectionRef: 'InfoPage', fileNameOrig: name, fileType: extension, fileSize: bytes.length, createdDateTime: file.createdDateTime },
+			fileReference: { id: file.id, collectionRef: DOCUMENT_COLLECTION_REF, fileNameOrig: name, fileType: extension, fileSize: bytes.length, createdDateTime: file.createdDateTime },
 		};
 	});
 	return {
@@ -98,7 +108,7 @@ async function upload(ctx: RequestContext, sandbox: Sandbox, kind: 'projects' | 
 	};
 }
 
-function findFile(ctx: RequestContext, world: World, kind: 'projects' | 'tasks') {
+function findDocument(ctx: RequestContext, world: World, kind: Kind) {
 	const where = target(ctx, world, kind);
 	const { fileReferenceId } = ctx.params;
 	const page = pagesOf(world, where).find((p) => p.files.some((f) => f.fileReferenceId === fileReferenceId));
@@ -110,13 +120,13 @@ function findFile(ctx: RequestContext, world: World, kind: 'projects' | 'tasks')
 export function registerDocuments(router: Router): void {
 	for (const kind of ['projects', 'tasks'] as const) {
 		const base = `/api/v4/integration/${kind}/{id}/documents`;
-		router.core('POST', base, (ctx, sandbox) => upload(ctx, sandbox, kind));
+		router.core('POST', base, (ctx, { world }) => upload(ctx, world, kind));
 		router.core('GET', base, (ctx, { world }) => ({
 			status: 200,
 			json: pagesOf(world, target(ctx, world, kind)).map(({ section, pageExternalId, files }) => ({ section, pageExternalId, files })),
 		}));
 		router.core('GET', `${base}/{fileReferenceId}`, (ctx, { world }) => {
-			const { stored } = findFile(ctx, world, kind);
+			const { stored } = findDocument(ctx, world, kind);
 			return {
 				status: 200,
 				body: fileBytes(stored),
@@ -124,7 +134,7 @@ export function registerDocuments(router: Router): void {
 			};
 		});
 		router.core('DELETE', `${base}/{fileReferenceId}`, (ctx, { world }) => {
-			const { page } = findFile(ctx, world, kind);
+			const { page } = findDocument(ctx, world, kind);
 			page.files = page.files.filter((f) => f.fileReferenceId !== ctx.params.fileReferenceId);
 			fileStore(world).delete(ctx.params.fileReferenceId);
 			return { status: 204 };

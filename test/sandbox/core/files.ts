@@ -4,10 +4,14 @@ import { decodePng, encodePng } from '../png';
 import type { Router } from '../router';
 import { ensureAccess } from './access';
 
-/** The resize variants the service offers; other MaxDimension values are refused (see core/README.md). */
+/** The resize variants the service offers; other MaxDimension values are refused with 400 (see README.md). */
 export const MAX_DIMENSIONS = [128, 640, 1980];
-const CACHE_SECONDS = 14 * 24 * 3600;
+/** 14 days, the spec's default file cache lifetime. */
+export const FILE_CACHE_CONTROL = `private, max-age=${14 * 24 * 3600}`;
 
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Resized variants per file and size, dropped with the file. */
 const resizedCache = new WeakMap<StoredFile, Map<number, Buffer>>();
 
 /** Nearest-neighbour downscale so the longest side is at most `max`; never upscales. */
@@ -28,18 +32,32 @@ function resize(png: Buffer, max: number): Buffer {
 	return encodePng({ width, height, data });
 }
 
+/**
+ * The bytes served for `MaxDimension`: PNGs (recognised by their signature, whatever the stored content type)
+ * are resized; other files, and PNGs that cannot be decoded, are served as stored.
+ */
 function variant(file: StoredFile, max: number | undefined): Buffer {
 	const bytes = fileBytes(file);
-	if (max === undefined || file.contentType !== 'image/png') return bytes;
+	if (max === undefined || !bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return bytes;
 	const cache = resizedCache.get(file) ?? new Map<number, Buffer>();
 	resizedCache.set(file, cache);
-	if (!cache.has(max)) cache.set(max, resize(bytes, max));
-	return cache.get(max) as Buffer;
+	let resized = cache.get(max);
+	if (!resized) {
+		try {
+			resized = resize(bytes, max);
+		} catch {
+			resized = bytes;
+		}
+		cache.set(max, resized);
+	}
+	return resized;
 }
 
+/** `attachment` with an ASCII fallback name and the original name in RFC 5987 `filename*`. */
 export function contentDisposition(fileName: string): string {
 	const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-	return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+	const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export function registerFiles(router: Router): void {
@@ -51,11 +69,7 @@ export function registerFiles(router: Router): void {
 		return {
 			status: 200,
 			body: variant(file, max),
-			headers: {
-				'Content-Type': file.contentType,
-				'Content-Disposition': contentDisposition(file.fileName),
-				'Cache-Control': `private, max-age=${CACHE_SECONDS}`,
-			},
+			headers: { 'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(file.fileName), 'Cache-Control': FILE_CACHE_CONTROL },
 		};
 	});
 }

@@ -1,5 +1,6 @@
 import type { Router } from '../router';
 import type { World } from '../state';
+import { seedCustomers } from './customers';
 import { registerDocuments } from './documents';
 import { registerFiles } from './files';
 import { registerLookups } from './lookups';
@@ -7,6 +8,7 @@ import { registerMachines } from './machines';
 import { registerProjects } from './projects';
 import { registerTasks } from './tasks';
 
+/** The core API (scope serviceapiv3): projects, work orders, machines, documents, lookups, file download. */
 export function registerCore(router: Router): void {
 	registerProjects(router);
 	registerTasks(router);
@@ -16,4 +18,7 @@ export function registerCore(router: Router): void {
 	registerLookups(router);
 }
 
-export function seedCore(_world: World): void {}
+/** Projects, work orders and machines are master data (seed.ts); the core adds the company customers. */
+export function seedCore(world: World): void {
+	seedCustomers(world);
+}

@@ -1,11 +1,11 @@
 import { badRequest, queryBool, queryInt, type RequestContext } from '../http';
 import type { Router } from '../router';
-import type { World } from '../state';
+import type { Project, World } from '../state';
 import { ensureAccess } from './access';
 
 /**
  * Read-only lookups. A "resource" (not shown in the spec) is anything that can be registered on: machines,
- * equipment and people; `/api/resources/types` lists those kinds (see test/sandbox/README.md).
+ * equipment and people; `/api/resources/types` lists those kinds (see README.md).
  */
 function activeFilter(ctx: RequestContext): (active: boolean) => boolean {
 	const mode = queryInt(ctx, 'activeInactiveAll') ?? 0;
@@ -15,22 +15,35 @@ function activeFilter(ctx: RequestContext): (active: boolean) => boolean {
 	throw badRequest('activeInactiveAll must be 1 (only inactive) or 2 (all); leave it out for active only', 'activeInactiveAll');
 }
 
-const summary = (p: { id: string; projectNumber: string; name: string; active: boolean; companyId: string }) => ({
+const summary = (p: Project) => ({
 	id: p.id,
 	projectNumber: p.projectNumber,
+	externalProjectNumber: p.externalProjectNumber ?? null,
 	name: p.name,
 	active: p.active,
 	companyId: p.companyId,
 });
 
-function resources(world: World, companyId: string) {
-	const machines = [...world.machines.values()]
-		.filter((m) => world.canAccessCompany(companyId, m.companyId))
-		.map((m) => ({ resourceId: m.id, resourceNumber: m.machineNumber, name: m.name, resourceType: m.isEquipment ? 'equipment' : 'machine', active: m.active, companyId: m.companyId }));
-	const people = [...world.people.values()]
-		.filter((p) => world.canAccessCompany(companyId, p.companyId))
-		.map((p) => ({ resourceId: p.companyProfileId, resourceNumber: p.employeeNumber, name: `${p.firstName} ${p.lastName}`, resourceType: 'person', active: !p.disabled, companyId: p.companyId }));
-	return [...machines, ...people];
+/** The kinds of resource `resource()` knows. */
+const RESOURCE_TYPES = [
+	{ resourceType: 'machine', name: 'Machine' },
+	{ resourceType: 'equipment', name: 'Equipment' },
+	{ resourceType: 'person', name: 'Person' },
+];
+
+/** A machine, piece of equipment or person by id (machine id or person's companyProfileId), of any company. */
+function resource(world: World, id: string) {
+	const machine = world.machines.get(id);
+	if (machine) {
+		const { machineNumber, name, isEquipment, active, companyId } = machine;
+		return { resourceId: id, resourceNumber: machineNumber, name, resourceType: isEquipment ? 'equipment' : 'machine', active, companyId };
+	}
+	const person = world.people.get(id);
+	if (person) {
+		const { employeeNumber, firstName, lastName, disabled, companyId } = person;
+		return { resourceId: id, resourceNumber: employeeNumber, name: `${firstName} ${lastName}`, resourceType: 'person', active: !disabled, companyId };
+	}
+	return undefined;
 }
 
 export function registerLookups(router: Router): void {
@@ -67,17 +80,10 @@ export function registerLookups(router: Router): void {
 		};
 	});
 
-	router.core('GET', '/api/resources/details/{resourceId}', (ctx, { world }) => {
-		const found = resources(world, ctx.auth.companyId).find((r) => r.resourceId === ctx.params.resourceId);
-		return { status: 200, json: ensureAccess(world, ctx.auth, found, 'Resource', ctx.params.resourceId) };
-	});
-
-	router.core('GET', '/api/resources/types', () => ({
+	router.core('GET', '/api/resources/details/{resourceId}', (ctx, { world }) => ({
 		status: 200,
-		json: [
-			{ resourceType: 'machine', name: 'Machine' },
-			{ resourceType: 'equipment', name: 'Equipment' },
-			{ resourceType: 'person', name: 'Person' },
-		],
+		json: ensureAccess(world, ctx.auth, resource(world, ctx.params.resourceId), 'Resource', ctx.params.resourceId),
 	}));
+
+	router.core('GET', '/api/resources/types', () => ({ status: 200, json: RESOURCE_TYPES }));
 }

@@ -1,41 +1,41 @@
 import { z } from 'zod';
 
-import { ApiError, badRequest, queryBool, type ErrorDetail, type Reply } from '../http';
+import { ApiError, badRequest, queryBool, type Caller, type ErrorDetail, type Reply, type RequestContext } from '../http';
 import type { Router } from '../router';
 import type { Machine, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
-
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+import { defaultsOf, isoDate, key, parseElement, text } from './schema';
 
 const machineFields = {
-	name: z.string().max(500).nullable(),
-	typeId: z.string().max(200).nullable(),
+	name: text().nullable(),
+	typeId: text(200).nullable(),
 	active: z.boolean(),
 	isEquipment: z.boolean(),
-	department: z.string().max(200).nullable(),
+	department: text(200).nullable(),
 	costPriceMachine: z.number().nullable(),
 	costPrice: z.number().nullable(),
 	price: z.number().nullable(),
 	weight: z.number().nullable(),
 	capacity: z.number().nullable(),
-	note: z.string().max(10_000).nullable(),
+	note: text(10_000).nullable(),
 	buildYear: z.number().int().min(1900).max(2200).nullable(),
-	emissionClass: z.string().max(100).nullable(),
+	emissionClass: text(100).nullable(),
 	hourMeter: z.number().nullable(),
 	serviceDate: isoDate.nullable(),
 	purchasedDate: isoDate.nullable(),
-	serialNumber: z.string().max(200).nullable(),
-	engineNumber: z.string().max(200).nullable(),
-	registrationNumber: z.string().max(200).nullable(),
-	responsibleId: z.string().max(200).nullable(),
-	responsibleEmployeeNumber: z.string().max(200).nullable(),
+	serialNumber: text(200).nullable(),
+	engineNumber: text(200).nullable(),
+	registrationNumber: text(200).nullable(),
+	responsibleId: text(200).nullable(),
+	responsibleEmployeeNumber: text(200).nullable(),
 	/** The parent machine of a piece of equipment. */
-	parentMachineId: z.string().max(200).nullable(),
+	parentMachineId: text(200).nullable(),
 };
-const required = { companyId: z.string().min(1).max(100), machineNumber: z.string().min(1).max(100) };
+const required = { companyId: key, machineNumber: key };
 const createSchema = z.object(machineFields).partial().extend(required).strict();
 const patchSchema = z.object({ ...machineFields, ...required }).partial().strict();
-const updateItemSchema = patchSchema.extend({ id: z.string().min(1) });
+const updateItemSchema = patchSchema.extend({ id: key });
+const bulkSchema = z.array(z.unknown()).max(10_000);
 const esgSchema = z
 	.object({
 		fuelConsumptionRate: z.number().min(0),
@@ -46,190 +46,155 @@ const esgSchema = z
 	.strict()
 	.refine((body) => Object.keys(body).length > 0, 'send at least one of fuelConsumptionRate, fuelConsumptionUnit, fuelType');
 
+/** What a machine field is when not sent on create, and what PUT resets it to. */
+const MACHINE_DEFAULTS = { ...defaultsOf(machineFields), name: null, typeId: null, parentMachineId: null };
+
 export const MACHINE_TYPE_INVALID = 'MachineService.machineTypeInvalid';
 
-/** A machine's typeId must be a type of its company; equipment is not checked (spec). */
-function validateType(world: World, machine: { companyId: string; typeId?: string | null; isEquipment?: boolean }): void {
-	if (machine.isEquipment || machine.typeId === undefined || machine.typeId === null) return;
-	const known = world.machineTypes.some((t) => t.companyId === machine.companyId && t.typeId === machine.typeId);
-	if (!known) {
+/** The fields `validate` checks, of a machine being created (no id yet) or changed. */
+type MachineData = Pick<Machine, 'companyId' | 'machineNumber' | 'isEquipment'> & { id?: string; typeId?: string | null; parentMachineId?: string | null };
+
+/**
+ * A machine's typeId must be a type of its company (equipment is not checked, spec); machineNumber is unique
+ * in the company; only equipment has a parent, and that parent is a machine of the same company.
+ */
+function validate(world: World, machine: MachineData): void {
+	for (const m of world.machines.values()) {
+		if (m.companyId === machine.companyId && m.machineNumber === machine.machineNumber && m.id !== machine.id) {
+			throw badRequest(`machineNumber ${machine.machineNumber} is already used by another machine of the company`, 'machineNumber', 'Duplicate');
+		}
+	}
+	if (!machine.isEquipment && typeof machine.typeId === 'string' && !world.machineTypes.some((t) => t.companyId === machine.companyId && t.typeId === machine.typeId)) {
 		const message = `Machine type "${machine.typeId}" is not a machine type of the company`;
 		throw new ApiError(400, message, [{ category: 'Validation', code: MACHINE_TYPE_INVALID, field: 'typeId', message }]);
 	}
-}
-
-function ensureUniqueNumber(world: World, companyId: string, machineNumber: string, exceptId?: string): void {
-	for (const m of world.machines.values()) {
-		if (m.companyId === companyId && m.machineNumber === machineNumber && m.id !== exceptId) {
-			throw badRequest(`machineNumber ${machineNumber} is already used by another machine of the company`, 'machineNumber', 'Duplicate');
+	if (typeof machine.parentMachineId === 'string') {
+		const parent = world.machines.get(machine.parentMachineId);
+		if (!machine.isEquipment) throw badRequest('parentMachineId is only for equipment (isEquipment true)', 'parentMachineId');
+		if (!parent || parent.isEquipment || parent.companyId !== machine.companyId) {
+			throw badRequest(`parentMachineId ${machine.parentMachineId} is not a machine of the same company`, 'parentMachineId');
 		}
+	}
+	if (machine.isEquipment && machine.id && linkedEquipment(world, machine.id).length > 0) {
+		throw badRequest('isEquipment cannot be true while equipment is linked to this machine', 'isEquipment');
 	}
 }
 
+const linkedEquipment = (world: World, machineId: string) => [...world.machines.values()].filter((m) => m.parentMachineId === machineId);
+
 function view(world: World, machine: Machine, withEquipment: boolean) {
-	if (!withEquipment) return machine;
-	return { ...machine, equipment: [...world.machines.values()].filter((m) => m.parentMachineId === machine.id) };
+	return withEquipment ? { ...machine, equipment: linkedEquipment(world, machine.id) } : machine;
 }
 
-function create(world: World, callerCompany: { companyId: string } & Parameters<typeof ensureCompany>[1], body: z.infer<typeof createSchema>): Machine {
-	ensureCompany(world, callerCompany, body.companyId);
-	ensureUniqueNumber(world, body.companyId, body.machineNumber);
-	validateType(world, body);
+function create(world: World, caller: Caller, body: z.infer<typeof createSchema>): Machine {
+	ensureCompany(world, caller, body.companyId);
+	const data = { ...MACHINE_DEFAULTS, ...body } as MachineData;
+	validate(world, data);
 	const now = world.clock.iso();
-	const machine: Machine = {
-		name: null,
-		typeId: null,
-		active: false,
-		isEquipment: false,
-		parentMachineId: null,
-		...body,
-		id: world.newId(),
-		createdDateTime: now,
-		modifiedDateTime: now,
-	} as Machine;
+	const machine = { ...data, id: world.newId(), createdDateTime: now, modifiedDateTime: now } as Machine;
 	world.machines.set(machine.id, machine);
 	return machine;
 }
 
-function patch(world: World, caller: Parameters<typeof ensureCompany>[1], existing: Machine, body: z.infer<typeof patchSchema>): Machine {
+function patch(world: World, caller: Caller, existing: Machine, body: z.infer<typeof patchSchema>): Machine {
 	if (body.companyId !== undefined) ensureCompany(world, caller, body.companyId);
-	if (body.machineNumber !== undefined) ensureUniqueNumber(world, body.companyId ?? existing.companyId, body.machineNumber, existing.id);
-	validateType(world, { ...existing, ...body });
-	Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
-	return existing;
+	validate(world, { ...existing, ...body });
+	return Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
 }
 
 /**
- * Per-item result of the bulk endpoints (shape not shown in the spec; see core/README.md): one entry per
- * request element, in order.
+ * Per-item result of the bulk endpoints (shape not shown in the spec; see README.md): one entry per request
+ * element, in order: `{index, success, id, machineNumber, errors}` plus `message` when it failed.
  */
-function bulkResult(index: number, outcome: { machine?: Machine; error?: ApiError }) {
-	if (outcome.machine) return { index, success: true, id: outcome.machine.id, machineNumber: outcome.machine.machineNumber, errors: [] as ErrorDetail[] };
-	const error = outcome.error as ApiError;
-	return { index, success: false, id: null, machineNumber: null, message: error.message, errors: error.errors };
-}
-
-/** One element of a bulk body, validated on its own so a bad one fails alone. */
-function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
-	const parsed = schema.safeParse(element);
-	if (!parsed.success) {
-		const issue = parsed.error.issues[0];
-		throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), String(issue?.path[0] ?? 'item'));
-	}
-	return parsed.data;
-}
-
-function attempt(run: () => Machine): { machine?: Machine; error?: ApiError } {
+function bulkResult(index: number, element: unknown, run: () => Machine) {
 	try {
-		return { machine: run() };
+		const machine = run();
+		return { index, success: true, id: machine.id, machineNumber: machine.machineNumber, errors: [] as ErrorDetail[] };
 	} catch (error) {
-		if (error instanceof ApiError) return { error };
-		throw error;
+		if (!(error instanceof ApiError)) throw error;
+		const sent = (element ?? {}) as { id?: unknown; machineNumber?: unknown };
+		const echo = (value: unknown) => (typeof value === 'string' ? value : null);
+		return { index, success: false, id: echo(sent.id), machineNumber: echo(sent.machineNumber), message: error.message, errors: error.errors };
 	}
 }
 
-/** Machines with linked equipment cannot be deleted (the equipment would be orphaned). */
+/**
+ * A machine with linked equipment cannot be deleted (the equipment would be orphaned). Machine registrations
+ * do not count: the reporting feed seeds them lazily over whatever machines exist at its first read, so a
+ * machine created just before would turn undeletable at random.
+ */
 function deletable(world: World, machine: Machine): boolean {
-	return ![...world.machines.values()].some((m) => m.parentMachineId === machine.id);
+	return linkedEquipment(world, machine.id).length === 0;
 }
+
+const withEquipment = (ctx: RequestContext) => queryBool(ctx, 'includeEquipmentDetails') ?? false;
 
 export function registerMachines(router: Router): void {
 	const base = '/api/v4/integration/machines';
-	const find = (world: World, id: string) => world.machines.get(id);
+	const find = (world: World, caller: Caller, id: string) => ensureAccess(world, caller, world.machines.get(id), 'Machine', id);
 
 	router.core('POST', base, async (ctx, { world }): Promise<Reply> => ({ status: 200, json: create(world, ctx.auth, await ctx.json(createSchema)) }));
 
 	router.core('POST', `${base}/create/array`, async (ctx, { world }) => {
-		const elements = await ctx.json(z.array(z.unknown()).max(10_000));
-		return {
-			status: 200,
-			json: elements.map((element, index) =>
-				bulkResult(
-					index,
-					attempt(() => create(world, ctx.auth, parseElement(createSchema, element))),
-				),
-			),
-		};
+		const elements = await ctx.json(bulkSchema);
+		return { status: 200, json: elements.map((element, index) => bulkResult(index, element, () => create(world, ctx.auth, parseElement(createSchema, element)))) };
 	});
 
 	router.core('PUT', `${base}/update/array`, async (ctx, { world }) => {
-		const elements = await ctx.json(z.array(z.unknown()).max(10_000));
+		const elements = await ctx.json(bulkSchema);
 		return {
 			status: 200,
 			json: elements.map((element, index) =>
-				bulkResult(
-					index,
-					attempt(() => {
-						const { id, ...changes } = parseElement(updateItemSchema, element);
-						return patch(world, ctx.auth, ensureAccess(world, ctx.auth, find(world, id), 'Machine', id), changes);
-					}),
-				),
+				bulkResult(index, element, () => {
+					const { id, ...changes } = parseElement(updateItemSchema, element);
+					return patch(world, ctx.auth, find(world, ctx.auth, id), changes);
+				}),
 			),
 		};
 	});
 
 	router.core('GET', base, (ctx, { world }) => {
-		const withEquipment = queryBool(ctx, 'includeEquipmentDetails') ?? false;
 		const own = [...world.machines.values()].filter((m) => m.companyId === ctx.auth.companyId);
-		return { status: 200, json: own.map((m) => view(world, m, withEquipment)) };
+		return { status: 200, json: own.map((m) => view(world, m, withEquipment(ctx))) };
 	});
 
-	router.core('GET', `${base}/{id}`, (ctx, { world }) => {
-		const machine = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id);
-		return { status: 200, json: view(world, machine, queryBool(ctx, 'includeEquipmentDetails') ?? false) };
-	});
+	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({ status: 200, json: view(world, find(world, ctx.auth, ctx.params.id), withEquipment(ctx)) }));
 
 	router.core('GET', `${base}/by-machine-number/{machineNumber}`, (ctx, { world }) => {
 		const machine = [...world.machines.values()].find((m) => m.companyId === ctx.auth.companyId && m.machineNumber === ctx.params.machineNumber);
-		return {
-			status: 200,
-			json: view(world, ensureAccess(world, ctx.auth, machine, 'Machine with number', ctx.params.machineNumber), queryBool(ctx, 'includeEquipmentDetails') ?? false),
-		};
+		return { status: 200, json: view(world, ensureAccess(world, ctx.auth, machine, 'Machine with number', ctx.params.machineNumber), withEquipment(ctx)) };
 	});
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id);
+		const existing = find(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(createSchema);
 		ensureCompany(world, ctx.auth, body.companyId);
-		ensureUniqueNumber(world, body.companyId, body.machineNumber, existing.id);
-		validateType(world, body);
-		const replaced = {
-			name: null,
-			typeId: null,
-			active: false,
-			isEquipment: false,
-			parentMachineId: null,
-			...body,
-			id: existing.id,
-			createdDateTime: existing.createdDateTime,
-			modifiedDateTime: world.clock.iso(),
-		} as Machine;
+		// Every field not sent goes back to its default; ESG values are set through /esg only and stay.
+		const { fuelConsumptionRate, fuelConsumptionUnit, fuelType } = existing;
+		const replaced = { ...MACHINE_DEFAULTS, fuelConsumptionRate, fuelConsumptionUnit, fuelType, ...body, id: existing.id, createdDateTime: existing.createdDateTime, modifiedDateTime: world.clock.iso() } as Machine;
+		validate(world, replaced);
 		world.machines.set(existing.id, replaced);
 		return { status: 200, json: replaced };
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id);
+		const existing = find(world, ctx.auth, ctx.params.id);
 		return { status: 200, json: patch(world, ctx.auth, existing, await ctx.json(patchSchema)) };
 	});
 
 	router.core('PATCH', `${base}/{id}/esg`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id);
-		Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() });
-		return { status: 200, json: existing };
+		const existing = find(world, ctx.auth, ctx.params.id);
+		return { status: 200, json: Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() }) };
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id);
+		const existing = find(world, ctx.auth, ctx.params.id);
 		if (!deletable(world, existing)) throw badRequest(`Machine ${existing.machineNumber} has linked equipment and cannot be deleted`, 'id', 'NotDeletable');
 		world.machines.delete(existing.id);
 		return { status: 204 };
 	});
 
-	router.core('GET', `${base}/is-machine-deletable/{id}`, (ctx, { world }) => ({
-		status: 200,
-		json: deletable(world, ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Machine', ctx.params.id)),
-	}));
+	router.core('GET', `${base}/is-machine-deletable/{id}`, (ctx, { world }) => ({ status: 200, json: deletable(world, find(world, ctx.auth, ctx.params.id)) }));
 
 	router.core('GET', '/api/MachineType', (ctx, { world }) => ({
 		status: 200,

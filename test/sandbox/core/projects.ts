@@ -1,20 +1,19 @@
 import { z } from 'zod';
 
-import { badRequest, type Reply } from '../http';
+import { badRequest, notFound, type Reply } from '../http';
 import type { Router } from '../router';
 import type { Project, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
-
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm');
+import { customerOf, linkCustomer } from './customers';
+import { defaultsOf, hhmm, isoDate, key, text } from './schema';
 
 /** Every optional project field of the spec with its type. */
 const projectFields = {
-	name: z.string().max(500).nullable(),
-	externalProjectNumber: z.string().max(200).nullable(),
-	externalDimension1: z.string().max(200).nullable(),
-	externalDimension2: z.string().max(200).nullable(),
-	description: z.string().max(10_000).nullable(),
+	name: text().nullable(),
+	externalProjectNumber: text(200).nullable(),
+	externalDimension1: text(200).nullable(),
+	externalDimension2: text(200).nullable(),
+	description: text(10_000).nullable(),
 	active: z.boolean(),
 	requireTaskNumber: z.boolean(),
 	blockedForRegistration: z.boolean(),
@@ -22,117 +21,109 @@ const projectFields = {
 	finishedDatePlanned: isoDate.nullable(),
 	finishedDate: isoDate.nullable(),
 	estimatedHourQty: z.number().nullable(),
-	mainForemanId: z.string().max(200).nullable(),
-	projectLeaderId: z.string().max(200).nullable(),
-	mainContactEmail: z.string().max(320).nullable(),
-	projectCustomerName: z.string().max(500).nullable(),
-	customerNumber: z.string().max(200).nullable(),
-	projectAddress: z.string().max(1000).nullable(),
+	mainForemanId: text(200).nullable(),
+	projectLeaderId: text(200).nullable(),
+	mainContactEmail: text(320).nullable(),
+	projectCustomerName: text().nullable(),
+	projectAddress: text(1000).nullable(),
 	projectLocationLatitude: z.number().min(-90).max(90).nullable(),
 	projectLocationLongitude: z.number().min(-180).max(180).nullable(),
 	workBreakLunchStartTime: hhmm.nullable(),
 	workBreakDinnerStartTime: hhmm.nullable(),
-	workBreakLunchLength: z.number().int().min(0).nullable(),
-	workBreakDinnerLength: z.number().int().min(0).nullable(),
+	workBreakLunchLength: z.number().int().min(0).max(1440).nullable(),
+	workBreakDinnerLength: z.number().int().min(0).max(1440).nullable(),
 };
+/** Not stored on the project: it selects the linked customer (see customers.ts). */
+const linkFields = { customerNumber: key.nullable() };
+const required = { companyId: key, projectNumber: key };
 
-const required = { companyId: z.string().min(1).max(100), projectNumber: z.string().min(1).max(100) };
 // Unknown fields are refused (400 naming them): stricter than a lenient server, so a client sending a
 // misspelt field finds out in tests.
-const createSchema = z.object(projectFields).partial().extend(required).strict();
-const patchSchema = z.object({ ...projectFields, ...required }).partial().strict();
+const createSchema = z.object({ ...projectFields, ...linkFields }).partial().extend(required).strict();
+const patchSchema = z.object({ ...projectFields, ...linkFields, ...required }).partial().strict();
 
-/** Defaults a project gets for fields not sent on create or replace. */
-const DEFAULTS = { active: false, requireTaskNumber: false, blockedForRegistration: false };
+/** What a project field is when not sent on create, and what PUT resets it to. */
+export const PROJECT_DEFAULTS = { ...defaultsOf(projectFields), name: null };
 
-type Customer = { customerNumber: string; name: string | null; companyId: string };
-
-function customers(world: World): Customer[] {
-	return world.state('customers', () => [] as Customer[]);
-}
-
-/** customerNumber links to the company customer with that number, creating it (named projectCustomerName) if none. */
-function linkCustomer(world: World, project: Project, body: Record<string, unknown>): void {
-	if (typeof body.customerNumber !== 'string') return;
-	const list = customers(world);
-	if (!list.some((c) => c.companyId === project.companyId && c.customerNumber === body.customerNumber)) {
-		list.push({ customerNumber: body.customerNumber, name: (body.projectCustomerName as string | null) ?? null, companyId: project.companyId });
-	}
+export function findProjectByNumber(world: World, companyId: string, projectNumber: string): Project | undefined {
+	for (const p of world.projects.values()) if (p.companyId === companyId && p.projectNumber === projectNumber) return p;
+	return undefined;
 }
 
 function ensureUniqueNumber(world: World, companyId: string, projectNumber: string, exceptId?: string): void {
-	for (const p of world.projects.values()) {
-		if (p.companyId === companyId && p.projectNumber === projectNumber && p.id !== exceptId) {
-			throw badRequest(`projectNumber ${projectNumber} is already used by another project of the company`, 'projectNumber', 'Duplicate');
-		}
-	}
+	const holder = findProjectByNumber(world, companyId, projectNumber);
+	if (holder && holder.id !== exceptId) throw badRequest(`projectNumber ${projectNumber} is already used by another project of the company`, 'projectNumber', 'Duplicate');
 }
 
-const view = (project: Project) => {
-	const { templateTaskId: _template, ...rest } = project;
-	return rest;
-};
+/** A project as the API answers it: the template link is back-office data, the customer link is shown. */
+function view(world: World, project: Project) {
+	const { templateTaskId: _template, customerId: _customer, ...fields } = project;
+	return { ...fields, ...customerOf(world, project) };
+}
 
 export function registerProjects(router: Router): void {
 	const base = '/api/v4/integration/projects';
+	const find = (world: World, id: string) => world.projects.get(id);
 
 	router.core('POST', base, async (ctx, { world }): Promise<Reply> => {
-		const body = await ctx.json(createSchema);
+		const { customerNumber, ...body } = await ctx.json(createSchema);
 		ensureCompany(world, ctx.auth, body.companyId);
 		ensureUniqueNumber(world, body.companyId, body.projectNumber);
 		const now = world.clock.iso();
-		const project: Project = { ...DEFAULTS, name: null, ...body, id: world.newId(), createdDateTime: now, modifiedDateTime: now } as Project;
-		linkCustomer(world, project, body);
+		const project = { ...PROJECT_DEFAULTS, ...body, id: world.newId(), customerId: null, createdDateTime: now, modifiedDateTime: now } as Project;
+		linkCustomer(world, project, customerNumber, body.projectCustomerName);
 		world.projects.set(project.id, project);
-		return { status: 200, json: view(project) };
+		return { status: 200, json: view(world, project) };
 	});
 
 	router.core('GET', base, (ctx, { world }) => ({
 		status: 200,
-		json: [...world.projects.values()].filter((p) => p.companyId === ctx.auth.companyId).map(view),
+		json: [...world.projects.values()].filter((p) => p.companyId === ctx.auth.companyId).map((p) => view(world, p)),
 	}));
 
 	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
 		status: 200,
-		json: view(ensureAccess(world, ctx.auth, world.projects.get(ctx.params.id), 'Project', ctx.params.id)),
+		json: view(world, ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id)),
 	}));
 
 	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => {
-		const project = [...world.projects.values()].find((p) => p.companyId === ctx.auth.companyId && p.projectNumber === ctx.params.projectNumber);
-		return { status: 200, json: view(ensureAccess(world, ctx.auth, project, 'Project with number', ctx.params.projectNumber)) };
+		const project = findProjectByNumber(world, ctx.auth.companyId, ctx.params.projectNumber);
+		if (!project) throw notFound(`Project with number ${ctx.params.projectNumber} was not found`);
+		return { status: 200, json: view(world, project) };
 	});
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.projects.get(ctx.params.id), 'Project', ctx.params.id);
-		const body = await ctx.json(createSchema);
+		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id);
+		const { customerNumber, ...body } = await ctx.json(createSchema);
 		ensureCompany(world, ctx.auth, body.companyId);
 		ensureUniqueNumber(world, body.companyId, body.projectNumber, existing.id);
-		const replaced: Project = {
-			...DEFAULTS,
-			name: null,
+		// Every field not sent goes back to its default; the template and the customer link are not fields.
+		const replaced = {
+			...PROJECT_DEFAULTS,
 			...body,
 			id: existing.id,
 			templateTaskId: existing.templateTaskId,
+			customerId: existing.customerId ?? null,
 			createdDateTime: existing.createdDateTime,
 			modifiedDateTime: world.clock.iso(),
 		} as Project;
-		linkCustomer(world, replaced, body);
+		linkCustomer(world, replaced, customerNumber, body.projectCustomerName);
 		world.projects.set(existing.id, replaced);
-		return { status: 200, json: view(replaced) };
+		return { status: 200, json: view(world, replaced) };
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.projects.get(ctx.params.id), 'Project', ctx.params.id);
-		const body = await ctx.json(patchSchema);
+		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id);
+		const { customerNumber, ...body } = await ctx.json(patchSchema);
 		if (body.companyId !== undefined) ensureCompany(world, ctx.auth, body.companyId);
-		if (body.projectNumber !== undefined) ensureUniqueNumber(world, body.companyId ?? existing.companyId, body.projectNumber, existing.id);
+		ensureUniqueNumber(world, body.companyId ?? existing.companyId, body.projectNumber ?? existing.projectNumber, existing.id);
 		Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
-		linkCustomer(world, existing, body);
-		return { status: 200, json: view(existing) };
+		linkCustomer(world, existing, customerNumber, body.projectCustomerName ?? (existing.projectCustomerName as string | null));
+		return { status: 200, json: view(world, existing) };
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.projects.get(ctx.params.id), 'Project', ctx.params.id);
+		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id);
 		world.projects.delete(existing.id);
 		for (const task of world.tasks.values()) if (task.projectId === existing.id) world.tasks.delete(task.id);
 		return { status: 204 };

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 
-import { badRequest, notFound, type Reply } from '../http';
+import { badRequest, notFound, type Caller, type Reply } from '../http';
 import type { Router } from '../router';
-import type { Task, World } from '../state';
+import type { Project, Task, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
-
-const isoDate = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 date-time');
+import { findProjectByNumber } from './projects';
+import { defaultsOf, isoDate, key, text } from './schema';
 
 /**
  * Rule 3 of the spec: settings copied from the project's template work order when a create omits them.
- * (Field names for the settings the spec names only in words are this sandbox's choice.)
+ * (Field names for the settings the spec names only in words are this sandbox's choice; see README.md.)
  */
 export const INHERITED_SETTINGS = [
 	'textRequired',
@@ -29,14 +29,14 @@ export const INHERITED_SETTINGS = [
 ] as const;
 
 const taskFields = {
-	name: z.string().max(500).nullable(),
+	name: text().nullable(),
 	active: z.boolean(),
-	externalProjectNumber: z.string().max(200).nullable(),
-	externalProjectName: z.string().max(500).nullable(),
-	externalDim01: z.string().max(200).nullable(),
-	externalDim02: z.string().max(200).nullable(),
-	workDescriptionShort: z.string().max(500).nullable(),
-	workDescription: z.string().max(10_000).nullable(),
+	externalProjectNumber: text(200).nullable(),
+	externalProjectName: text().nullable(),
+	externalDim01: text(200).nullable(),
+	externalDim02: text(200).nullable(),
+	workDescriptionShort: text().nullable(),
+	workDescription: text(10_000).nullable(),
 	startDate: isoDate.nullable(),
 	finishedDatePlanned: isoDate.nullable(),
 	finishedDate: isoDate.nullable(),
@@ -44,87 +44,112 @@ const taskFields = {
 	fixedResourcePrice: z.number().nullable(),
 	costPrice: z.number().nullable(),
 	price: z.number().nullable(),
-	unitId: z.string().max(200).nullable(),
+	unitId: text(200).nullable(),
 	measureUnitQty: z.boolean(),
-	parentActivityId: z.string().max(200).nullable(),
+	parentActivityId: text(200).nullable(),
 	isParent: z.boolean(),
-	chapterId: z.string().max(200).nullable(),
-	mainForemanId: z.string().max(200).nullable(),
-	taskLeaderId: z.string().max(200).nullable(),
+	chapterId: text(200).nullable(),
+	mainForemanId: text(200).nullable(),
+	taskLeaderId: text(200).nullable(),
 	taskLocationLatitude: z.number().min(-90).max(90).nullable(),
 	taskLocationLongitude: z.number().min(-180).max(180).nullable(),
 	safeJobAnalysisApprovalRequired: z.boolean(),
-	safeJobAnalysisUserPromptText: z.string().max(2000).nullable(),
+	safeJobAnalysisUserPromptText: text(2000).nullable(),
 	textRequired: z.boolean(),
 	summationType: z.number().int().nullable(),
 	doubleRegistration: z.boolean(),
 	massHaulDefaults: z.record(z.string(), z.unknown()).nullable(),
 	unitQtyReportLevel: z.number().int().nullable(),
-	taskType: z.string().max(100).nullable(),
+	taskType: text(100).nullable(),
 };
-const required = { companyId: z.string().min(1).max(100), projectId: z.string().min(1).max(100), externalId: z.string().min(1).max(200) };
+const required = { companyId: key, projectId: key, externalId: key };
 const createSchema = z.object(taskFields).partial().extend(required).strict();
 const patchSchema = z.object({ ...taskFields, ...required }).partial().strict();
 
-/** What a work order is when a field is neither sent nor inherited (rule 6: PUT resets to these). */
-const DEFAULTS = { active: false, costPrice: 0, safeJobAnalysisApprovalRequired: false, isParent: false, measureUnitQty: false };
+/** What a work order field is when neither sent nor inherited; rule 6: PUT resets to these (costPrice 0, SJA false). */
+export const TASK_DEFAULTS = { ...defaultsOf(taskFields, ['fixedResourcePrice', 'costPrice', 'price']), name: null };
 
-function ensureProject(world: World, caller: Parameters<typeof ensureCompany>[1], projectId: string) {
-	return ensureAccess(world, caller, world.projects.get(projectId), 'Project', projectId);
+/** Templates are back-office objects: the API neither lists nor finds them. */
+export const apiTask = (world: World, id: string): Task | undefined => {
+	const task = world.tasks.get(id);
+	return task && !task.isTemplate ? task : undefined;
+};
+
+function ensureTask(world: World, caller: Caller, id: string): Task {
+	return ensureAccess(world, caller, apiTask(world, id), 'Work order', id);
 }
 
-function validate(world: World, task: { projectId: string; externalId: string; parentActivityId?: string | null }, exceptId?: string): void {
+/** The project must exist, be accessible and belong to the work order's company. */
+function ensureProjectOf(world: World, caller: Caller, task: { companyId: string; projectId: string }): Project {
+	ensureCompany(world, caller, task.companyId);
+	const project = ensureAccess(world, caller, world.projects.get(task.projectId), 'Project', task.projectId);
+	if (project.companyId !== task.companyId) throw badRequest(`projectId ${task.projectId} belongs to another company than companyId ${task.companyId}`, 'projectId');
+	return project;
+}
+
+const children = (world: World, id: string) => [...world.tasks.values()].filter((t) => t.parentActivityId === id);
+
+/**
+ * externalId unique within the project; a parent is a work order of the same project marked `isParent`,
+ * never the work order itself or one of its descendants; a work order with sub-orders stays a parent.
+ */
+function validate(world: World, task: { id?: string; projectId: string; externalId: string; parentActivityId?: unknown; isParent?: unknown }): void {
 	for (const other of world.tasks.values()) {
-		if (other.projectId === task.projectId && other.externalId === task.externalId && other.id !== exceptId && !other.isTemplate) {
+		if (other.projectId === task.projectId && other.externalId === task.externalId && other.id !== task.id && !other.isTemplate) {
 			throw badRequest(`externalId ${task.externalId} is already used by another work order of the project`, 'externalId', 'Duplicate');
 		}
 	}
-	if (task.parentActivityId) {
-		const parent = world.tasks.get(task.parentActivityId);
-		if (!parent || parent.projectId !== task.projectId || parent.isTemplate) {
-			throw badRequest(`parentActivityId ${task.parentActivityId} is not a work order of the same project`, 'parentActivityId');
+	if (typeof task.parentActivityId === 'string') {
+		const parentId = task.parentActivityId;
+		const parent = apiTask(world, parentId);
+		if (!parent || parent.projectId !== task.projectId) throw badRequest(`parentActivityId ${parentId} is not a work order of the same project`, 'parentActivityId');
+		if (parent.isParent !== true) throw badRequest(`parentActivityId ${parentId} is not marked as a parent: set isParent true on it first`, 'parentActivityId');
+		const seen = new Set<string>();
+		for (let ancestor: Task | undefined = parent; ancestor && !seen.has(ancestor.id); ancestor = world.tasks.get(String(ancestor.parentActivityId))) {
+			if (ancestor.id === task.id) throw badRequest(`parentActivityId ${parentId} would nest the work order under itself`, 'parentActivityId');
+			seen.add(ancestor.id);
 		}
 	}
+	if (task.id && task.isParent !== true && children(world, task.id).length > 0) {
+		throw badRequest('isParent cannot be false while the work order has sub-orders', 'isParent');
+	}
 }
-
-const visible = (world: World, companyId: string) => [...world.tasks.values()].filter((t) => !t.isTemplate && world.canAccessCompany(companyId, t.companyId));
 
 export function registerTasks(router: Router): void {
 	const base = '/api/v4/integration/tasks';
 
 	router.core('POST', base, async (ctx, { world }): Promise<Reply> => {
 		const body = await ctx.json(createSchema);
-		ensureCompany(world, ctx.auth, body.companyId);
-		const project = ensureProject(world, ctx.auth, body.projectId);
-		if (project.companyId !== body.companyId) throw badRequest('projectId belongs to another company than companyId', 'projectId');
+		const project = ensureProjectOf(world, ctx.auth, body);
 		validate(world, body);
 		// Rules 2–5: omitted settings come from the template; identity, dates, quantities never do; never a template.
 		const template = project.templateTaskId ? world.tasks.get(project.templateTaskId) : undefined;
-		const inherited = Object.fromEntries(INHERITED_SETTINGS.filter((field) => template && template[field] !== undefined).map((field) => [field, template?.[field]]));
+		const inherited = template ? Object.fromEntries(INHERITED_SETTINGS.filter((field) => template[field] !== undefined).map((field) => [field, template[field]])) : {};
 		const now = world.clock.iso();
-		const task = { ...DEFAULTS, name: null, ...inherited, ...body, id: world.newId(), isTemplate: false, createdDateTime: now, modifiedDateTime: now } as Task;
+		const task = { ...TASK_DEFAULTS, ...inherited, ...body, id: world.newId(), isTemplate: false, createdDateTime: now, modifiedDateTime: now } as Task;
 		world.tasks.set(task.id, task);
 		return { status: 200, json: task };
 	});
 
-	router.core('GET', `${base}/project/{projectId}`, (ctx, { world }) => {
-		const project = ensureProject(world, ctx.auth, ctx.params.projectId);
-		return { status: 200, json: visible(world, ctx.auth.companyId).filter((t) => t.projectId === project.id) };
-	});
-
+	const visible = (world: World, companyId: string) => [...world.tasks.values()].filter((t) => !t.isTemplate && world.canAccessCompany(companyId, t.companyId));
+	const inProjects = (world: World, companyId: string, projectIds: Set<string>) => visible(world, companyId).filter((t) => projectIds.has(t.projectId));
 	const byProjectNumber = (world: World, companyId: string, projectNumber: string) => {
-		const project = [...world.projects.values()].find((p) => p.companyId === companyId && p.projectNumber === projectNumber);
+		const project = findProjectByNumber(world, companyId, projectNumber);
 		if (!project) throw notFound(`Project with number ${projectNumber} was not found`);
-		return visible(world, companyId).filter((t) => t.projectId === project.id);
+		return inProjects(world, companyId, new Set([project.id]));
 	};
 	const byExternalProjectNumber = (world: World, companyId: string, number: string) => {
-		const projects = new Set([...world.projects.values()].filter((p) => world.canAccessCompany(companyId, p.companyId) && p.externalProjectNumber === number).map((p) => p.id));
-		if (projects.size === 0) throw notFound(`Project with external number ${number} was not found`);
-		return visible(world, companyId).filter((t) => projects.has(t.projectId));
+		const projects = [...world.projects.values()].filter((p) => world.canAccessCompany(companyId, p.companyId) && p.externalProjectNumber === number);
+		if (projects.length === 0) throw notFound(`Project with external number ${number} was not found`);
+		return inProjects(world, companyId, new Set(projects.map((p) => p.id)));
 	};
-	/** The spec's "task number" is matched against the work order's externalId (see core/README.md). */
+	/** The spec's "task number" is the work order's externalId (the only number a work order has; see README.md). */
 	const byTaskNumber = (tasks: Task[], taskNumber: string) => tasks.filter((t) => t.externalId === taskNumber);
 
+	router.core('GET', `${base}/project/{projectId}`, (ctx, { world }) => {
+		const project = ensureAccess(world, ctx.auth, world.projects.get(ctx.params.projectId), 'Project', ctx.params.projectId);
+		return { status: 200, json: inProjects(world, ctx.auth.companyId, new Set([project.id])) };
+	});
 	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => ({ status: 200, json: byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber) }));
 	router.core('GET', `${base}/by-external-project-number/{externalProjectNumber}`, (ctx, { world }) => ({
 		status: 200,
@@ -141,50 +166,51 @@ export function registerTasks(router: Router): void {
 	}));
 	router.core('GET', `${base}/by-external-project-number/{externalProjectNumber}/by-external-id/{externalId}`, (ctx, { world }) => {
 		const match = byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber).find((t) => t.externalId === ctx.params.externalId);
-		if (!match) throw notFound(`Work order with external id ${ctx.params.externalId} was not found`);
+		if (!match) throw notFound(`Work order with external id ${ctx.params.externalId} was not found in project ${ctx.params.externalProjectNumber}`);
 		return { status: 200, json: match };
 	});
 	router.core('GET', `${base}/by-production-code/{externalDim01}`, (ctx, { world }) => ({
 		status: 200,
 		json: visible(world, ctx.auth.companyId).filter((t) => t.externalDim01 === ctx.params.externalDim01),
 	}));
-	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({ status: 200, json: ensureAccess(world, ctx.auth, world.tasks.get(ctx.params.id), 'Work order', ctx.params.id) }));
+	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({ status: 200, json: ensureTask(world, ctx.auth, ctx.params.id) }));
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.tasks.get(ctx.params.id), 'Work order', ctx.params.id);
+		const existing = ensureTask(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(createSchema);
-		ensureCompany(world, ctx.auth, body.companyId);
-		ensureProject(world, ctx.auth, body.projectId);
-		validate(world, body, existing.id);
+		ensureProjectOf(world, ctx.auth, body);
 		// Rule 6: a full update resets what is not sent, without consulting the template.
-		const replaced = { ...DEFAULTS, name: null, ...body, id: existing.id, isTemplate: false, createdDateTime: existing.createdDateTime, modifiedDateTime: world.clock.iso() } as Task;
+		const replaced = { ...TASK_DEFAULTS, ...body, id: existing.id, isTemplate: false, createdDateTime: existing.createdDateTime, modifiedDateTime: world.clock.iso() } as Task;
+		validate(world, replaced);
 		world.tasks.set(existing.id, replaced);
 		return { status: 200, json: replaced };
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.tasks.get(ctx.params.id), 'Work order', ctx.params.id);
+		const existing = ensureTask(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(patchSchema);
-		if (body.projectId !== undefined) ensureProject(world, ctx.auth, body.projectId);
-		validate(world, { ...existing, ...body }, existing.id);
+		const merged = { ...existing, ...body };
+		if (body.companyId !== undefined || body.projectId !== undefined) ensureProjectOf(world, ctx.auth, merged);
+		validate(world, merged);
 		Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
 		return { status: 200, json: existing };
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
-		const existing = ensureAccess(world, ctx.auth, world.tasks.get(ctx.params.id), 'Work order', ctx.params.id);
+		const existing = ensureTask(world, ctx.auth, ctx.params.id);
+		if (children(world, existing.id).length > 0) throw badRequest(`Work order ${existing.externalId} has sub-orders: delete or move them first`, 'id');
 		world.tasks.delete(existing.id);
 		return { status: 204 };
 	});
 
-	// The template is set in the web back office; tests set it here.
+	// The template is set in the web back office (rule 1); tests set it here. It replaces any earlier template.
 	router.control('POST', '/__sandbox/template', async (ctx, { world }) => {
-		const { projectId, fields } = await ctx.json(z.object({ projectId: z.string(), fields: z.object(taskFields).partial().strict() }).strict());
+		const { projectId, fields } = await ctx.json(z.object({ projectId: key, fields: z.object(taskFields).partial().strict().default({}) }).strict());
 		const project = world.projects.get(projectId);
 		if (!project) throw notFound(`Project ${projectId} was not found`);
 		const now = world.clock.iso();
 		const template = {
-			...DEFAULTS,
+			...TASK_DEFAULTS,
 			name: 'Mal',
 			...fields,
 			id: project.templateTaskId ?? world.newId(),
