@@ -45,13 +45,19 @@ const patchSchema = z.object({ ...projectFields, ...linkFields, ...required }).p
 /** What a project field is when not sent on create, and what PUT resets it to. */
 export const PROJECT_DEFAULTS = { ...defaultsOf(projectFields), name: null };
 
-export function findProjectByNumber(world: World, companyId: string, projectNumber: string): Project | undefined {
-	for (const p of world.projects.values()) if (p.companyId === companyId && p.projectNumber === projectNumber) return p;
-	return undefined;
+/**
+ * The projects a number names for a caller: numbers are unique per company, so a caller with subsidiaries can
+ * have several; its own company's comes first, then the subsidiaries' in structure order.
+ */
+export function projectsByNumber(world: World, callerCompanyId: string, projectNumber: string): Project[] {
+	const order = world.companyTree(callerCompanyId);
+	return [...world.projects.values()]
+		.filter((p) => p.projectNumber === projectNumber && order.includes(p.companyId))
+		.sort((a, b) => order.indexOf(a.companyId) - order.indexOf(b.companyId));
 }
 
 function ensureUniqueNumber(world: World, companyId: string, projectNumber: string, exceptId?: string): void {
-	const holder = findProjectByNumber(world, companyId, projectNumber);
+	const holder = [...world.projects.values()].find((p) => p.companyId === companyId && p.projectNumber === projectNumber);
 	if (holder && holder.id !== exceptId) throw badRequest(`projectNumber ${projectNumber} is already used by another project of the company`, 'projectNumber', 'Duplicate');
 }
 
@@ -87,7 +93,7 @@ export function registerProjects(router: Router): void {
 	}));
 
 	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => {
-		const project = findProjectByNumber(world, ctx.auth.companyId, ctx.params.projectNumber);
+		const [project] = projectsByNumber(world, ctx.auth.companyId, ctx.params.projectNumber);
 		if (!project) throw notFound(`Project with number ${ctx.params.projectNumber} was not found`);
 		return { status: 200, json: view(world, project) };
 	});

@@ -2,8 +2,15 @@ import { z } from 'zod';
 
 import { badRequest, parseIsoDate } from '../http';
 
+/** A real calendar day: `Date` would roll 2026-02-30 over into March. */
+function calendarDay(value: string): boolean {
+	const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** Fields typed `datetime` in the spec: ISO 8601 (a date, or a date-time with optional offset). */
-export const isoDate = z.string().refine((value) => parseIsoDate(value) !== undefined, 'must be an ISO 8601 date or date-time');
+export const isoDate = z.string().refine((value) => parseIsoDate(value) !== undefined && calendarDay(value), 'must be an ISO 8601 date or date-time');
 
 /** Work-break start times. */
 export const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm');

@@ -4,7 +4,7 @@ import { badRequest, notFound, type Caller, type Reply } from '../http';
 import type { Router } from '../router';
 import type { Project, Task, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
-import { findProjectByNumber } from './projects';
+import { projectsByNumber } from './projects';
 import { defaultsOf, isoDate, key, text } from './schema';
 
 /**
@@ -134,16 +134,20 @@ export function registerTasks(router: Router): void {
 	const visible = (world: World, companyId: string) => [...world.tasks.values()].filter((t) => !t.isTemplate && world.canAccessCompany(companyId, t.companyId));
 	const inProjects = (world: World, companyId: string, projectIds: Set<string>) => visible(world, companyId).filter((t) => projectIds.has(t.projectId));
 	const byProjectNumber = (world: World, companyId: string, projectNumber: string) => {
-		const project = findProjectByNumber(world, companyId, projectNumber);
-		if (!project) throw notFound(`Project with number ${projectNumber} was not found`);
-		return inProjects(world, companyId, new Set([project.id]));
+		const projects = projectsByNumber(world, companyId, projectNumber);
+		if (projects.length === 0) throw notFound(`Project with number ${projectNumber} was not found`);
+		// In the order of the projects (the caller's own company first), so the single lookups take its match.
+		return projects.flatMap((project) => inProjects(world, companyId, new Set([project.id])));
 	};
 	const byExternalProjectNumber = (world: World, companyId: string, number: string) => {
 		const projects = [...world.projects.values()].filter((p) => world.canAccessCompany(companyId, p.companyId) && p.externalProjectNumber === number);
 		if (projects.length === 0) throw notFound(`Project with external number ${number} was not found`);
 		return inProjects(world, companyId, new Set(projects.map((p) => p.id)));
 	};
-	/** The spec's "task number" is the work order's externalId (the only number a work order has; see README.md). */
+	/**
+	 * The spec's "task number" is the work order's externalId (the only number a work order has; see README.md).
+	 * It is unique per project, so several matches come from same-numbered projects of the company structure.
+	 */
 	const byTaskNumber = (tasks: Task[], taskNumber: string) => tasks.filter((t) => t.externalId === taskNumber);
 
 	router.core('GET', `${base}/project/{projectId}`, (ctx, { world }) => {
