@@ -12,15 +12,15 @@ const machineFields = {
 	active: z.boolean(),
 	isEquipment: z.boolean(),
 	department: text(200).nullable(),
-	costPriceMachine: z.number().nullable(),
-	costPrice: z.number().nullable(),
-	price: z.number().nullable(),
-	weight: z.number().nullable(),
-	capacity: z.number().nullable(),
+	costPriceMachine: z.number().finite().nullable(),
+	costPrice: z.number().finite().nullable(),
+	price: z.number().finite().nullable(),
+	weight: z.number().finite().nullable(),
+	capacity: z.number().finite().nullable(),
 	note: text(10_000).nullable(),
 	buildYear: z.number().int().min(1900).max(2200).nullable(),
 	emissionClass: text(100).nullable(),
-	hourMeter: z.number().nullable(),
+	hourMeter: z.number().finite().nullable(),
 	serviceDate: isoDate.nullable(),
 	purchasedDate: isoDate.nullable(),
 	serialNumber: text(200).nullable(),
@@ -38,7 +38,7 @@ const updateItemSchema = patchSchema.extend({ id: key });
 const bulkSchema = z.array(z.unknown()).max(10_000);
 const esgSchema = z
 	.object({
-		fuelConsumptionRate: z.number().min(0),
+		fuelConsumptionRate: z.number().finite().min(0),
 		fuelConsumptionUnit: z.number().int().min(0).max(5),
 		fuelType: z.number().int().min(0).max(7),
 	})

@@ -20,7 +20,7 @@ const projectFields = {
 	startDate: isoDate.nullable(),
 	finishedDatePlanned: isoDate.nullable(),
 	finishedDate: isoDate.nullable(),
-	estimatedHourQty: z.number().nullable(),
+	estimatedHourQty: z.number().finite().nullable(),
 	mainForemanId: text(200).nullable(),
 	projectLeaderId: text(200).nullable(),
 	mainContactEmail: text(320).nullable(),
