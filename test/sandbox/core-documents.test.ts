@@ -7,15 +7,24 @@ type Upload = { name: string; content: string | Buffer; type?: string };
 /** A form with one `file` part per upload, encoded by Node's own FormData (as n8n and browsers do). */
 function form(...files: Upload[]): FormData {
 	const body = new FormData();
-	for (const { name, content, type } of files) body.append('file', new Blob([content], { type: type ?? 'application/pdf' }), name);
+	for (const { name, content, type } of files)
+		body.append('file', new Blob([content], { type: type ?? 'application/pdf' }), name);
 	return body;
 }
 
 /** A multipart body written by hand, for parts FormData cannot produce (no filename, RFC 5987 names, broken bodies). */
-function rawMultipart(boundary: string, parts: { disposition: string; content: string | Buffer; type?: string }[], close = true): Buffer {
+function rawMultipart(
+	boundary: string,
+	parts: { disposition: string; content: string | Buffer; type?: string }[],
+	close = true,
+): Buffer {
 	const chunks: Buffer[] = [];
 	for (const part of parts) {
-		chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${part.disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`));
+		chunks.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: ${part.disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`,
+			),
+		);
 		chunks.push(Buffer.from(part.content));
 		chunks.push(Buffer.from('\r\n'));
 	}
@@ -29,12 +38,22 @@ describe('sandbox core: documents', () => {
 	let project: Project;
 	let otherProject: Project;
 	let task: Task;
-	const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(sb().coreUrl, path, { token: admin, ...options });
+	const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+		call(sb().coreUrl, path, { token: admin, ...options });
 	const projectDocs = (id = project.id) => `/api/v4/integration/projects/${encodeURIComponent(id)}/documents`;
 	const taskDocs = (id = task.id) => `/api/v4/integration/tasks/${encodeURIComponent(id)}/documents`;
-	const upload = (path: string, body: FormData | Buffer, query: Record<string, string | boolean> = {}, headers: Record<string, string> = {}) =>
-		api(path, { method: 'POST', body, query, headers });
-	const pages = async (path: string) => (await api(path)).body as { section: string; pageExternalId: string; files: { fileReferenceId: string; name: string }[] }[];
+	const upload = (
+		path: string,
+		body: FormData | Buffer,
+		query: Record<string, string | boolean> = {},
+		headers: Record<string, string> = {},
+	) => api(path, { method: 'POST', body, query, headers });
+	const pages = async (path: string) =>
+		(await api(path)).body as {
+			section: string;
+			pageExternalId: string;
+			files: { fileReferenceId: string; name: string }[];
+		}[];
 
 	beforeAll(async () => {
 		admin = await tokenFor(sb());
@@ -44,7 +63,10 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('uploads two files in one request to the default Documents page and answers the upload result', async () => {
-		const res = await upload(projectDocs(), form({ name: 'Tegning_bærevegg_ø.pdf', content: 'AB' }, { name: 'plan.PDF', content: 'CDE' }));
+		const res = await upload(
+			projectDocs(),
+			form({ name: 'Tegning_bærevegg_ø.pdf', content: 'AB' }, { name: 'plan.PDF', content: 'CDE' }),
+		);
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({
 			successful: true,
@@ -56,9 +78,21 @@ describe('sandbox core: documents', () => {
 					name: 'Tegning_bærevegg_ø.pdf',
 					size: 2,
 					url: `/api/file/${res.body.files[0].fileReference.id}`,
-					fileReference: { id: expect.any(String), collectionRef: 'InfoPage', fileNameOrig: 'Tegning_bærevegg_ø.pdf', fileType: 'pdf', fileSize: 2, createdDateTime: expect.any(String) },
+					fileReference: {
+						id: expect.any(String),
+						collectionRef: 'InfoPage',
+						fileNameOrig: 'Tegning_bærevegg_ø.pdf',
+						fileType: 'pdf',
+						fileSize: 2,
+						createdDateTime: expect.any(String),
+					},
 				},
-				{ name: 'plan.PDF', size: 3, url: expect.any(String), fileReference: expect.objectContaining({ fileNameOrig: 'plan.PDF', fileType: 'pdf', fileSize: 3 }) },
+				{
+					name: 'plan.PDF',
+					size: 3,
+					url: expect.any(String),
+					fileReference: expect.objectContaining({ fileNameOrig: 'plan.PDF', fileType: 'pdf', fileSize: 3 }),
+				},
 			],
 			infoPageFiles: [
 				{ fileReferenceId: res.body.files[0].fileReference.id, name: 'Tegning_bærevegg_ø.pdf' },
@@ -69,8 +103,12 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('reuses the page of a (project, section) pair; another section gets its own page', async () => {
-		const first = await upload(projectDocs(), form({ name: 'a.txt', content: 'a' }), { section: 'Tegninger' });
-		const second = await upload(projectDocs(), form({ name: 'b.txt', content: 'b' }), { section: 'Tegninger' });
+		const first = await upload(projectDocs(), form({ name: 'a.txt', content: 'a' }), {
+			section: 'Tegninger',
+		});
+		const second = await upload(projectDocs(), form({ name: 'b.txt', content: 'b' }), {
+			section: 'Tegninger',
+		});
 		expect(second.body.section).toBe('Tegninger');
 		expect(second.body.pageExternalId).toBe(first.body.pageExternalId);
 		expect(second.body.infoPageFiles.map((f: { name: string }) => f.name)).toEqual(['a.txt', 'b.txt']);
@@ -80,14 +118,26 @@ describe('sandbox core: documents', () => {
 		expect(again.body.pageExternalId).toBe(defaultPage.pageExternalId);
 		const listed = await pages(projectDocs());
 		expect(listed.map((p) => p.section)).toEqual(['Documents', 'Tegninger']);
-		expect(listed[1]).toEqual({ section: 'Tegninger', pageExternalId: first.body.pageExternalId, files: second.body.infoPageFiles });
+		expect(listed[1]).toEqual({
+			section: 'Tegninger',
+			pageExternalId: first.body.pageExternalId,
+			files: second.body.infoPageFiles,
+		});
 	});
 
 	it('replaceExistingFilesWithSameName replaces same-named documents (the old file is gone); without it both stay', async () => {
-		const old = await upload(projectDocs(), form({ name: 'rev.pdf', content: 'v1' }), { section: 'Revisjoner' });
-		const kept = await upload(projectDocs(), form({ name: 'rev.pdf', content: 'v2' }), { section: 'Revisjoner' });
+		const old = await upload(projectDocs(), form({ name: 'rev.pdf', content: 'v1' }), {
+			section: 'Revisjoner',
+		});
+		const kept = await upload(projectDocs(), form({ name: 'rev.pdf', content: 'v2' }), {
+			section: 'Revisjoner',
+		});
 		expect(kept.body.infoPageFiles.map((f: { name: string }) => f.name)).toEqual(['rev.pdf', 'rev.pdf']);
-		const replaced = await upload(projectDocs(), form({ name: 'rev.pdf', content: 'v3' }, { name: 'other.pdf', content: 'o' }), { section: 'Revisjoner', replaceExistingFilesWithSameName: true });
+		const replaced = await upload(
+			projectDocs(),
+			form({ name: 'rev.pdf', content: 'v3' }, { name: 'other.pdf', content: 'o' }),
+			{ section: 'Revisjoner', replaceExistingFilesWithSameName: true },
+		);
 		expect(replaced.body.infoPageFiles).toEqual([
 			{ fileReferenceId: replaced.body.files[0].fileReference.id, name: 'rev.pdf' },
 			{ fileReferenceId: replaced.body.files[1].fileReference.id, name: 'other.pdf' },
@@ -96,8 +146,16 @@ describe('sandbox core: documents', () => {
 			expect((await api(`${projectDocs()}/${gone.fileReference.id}`)).status).toBe(404);
 			expect((await api(gone.url)).status).toBe(404);
 		}
-		expect((await api(`${projectDocs()}/${replaced.body.files[0].fileReference.id}`)).raw.toString()).toBe('v3');
-		expect((await upload(projectDocs(), form({ name: 'x.pdf', content: 'x' }), { replaceExistingFilesWithSameName: 'perhaps' })).status).toBe(400);
+		expect((await api(`${projectDocs()}/${replaced.body.files[0].fileReference.id}`)).raw.toString()).toBe(
+			'v3',
+		);
+		expect(
+			(
+				await upload(projectDocs(), form({ name: 'x.pdf', content: 'x' }), {
+					replaceExistingFilesWithSameName: 'perhaps',
+				})
+			).status,
+		).toBe(400);
 	});
 
 	it('downloads the raw bytes with octet-stream and the original (non-ASCII) name; the file endpoint serves them too', async () => {
@@ -110,7 +168,9 @@ describe('sandbox core: documents', () => {
 		expect(download.status).toBe(200);
 		expect(download.raw.equals(bytes)).toBe(true);
 		expect(download.headers['content-type']).toBe('application/octet-stream');
-		expect(download.headers['content-disposition']).toBe(`attachment; filename="Tegning_b_revegg__ _v2_.bin"; filename*=UTF-8''Tegning_b%C3%A6revegg_%C3%B8%20%22v2%22.bin`);
+		expect(download.headers['content-disposition']).toBe(
+			`attachment; filename="Tegning_b_revegg__ _v2_.bin"; filename*=UTF-8''Tegning_b%C3%A6revegg_%C3%B8%20%22v2%22.bin`,
+		);
 		const file = await api(`/api/file/${id}`);
 		expect(file.raw.equals(bytes)).toBe(true);
 		expect(file.headers['content-type']).toBe('application/x-custom');
@@ -131,13 +191,28 @@ describe('sandbox core: documents', () => {
 		const body = rawMultipart(boundary, [
 			{ disposition: 'form-data; name="comment"', content: 'not a file' },
 			{ disposition: 'form-data; name="file"', content: binary },
-			{ disposition: `form-data; name="file"; filename="fallback.txt"; filename*=UTF-8''Bj%C3%B8rn%20%C3%85s.txt`, content: 'named', type: 'text/plain' },
+			{
+				disposition: `form-data; name="file"; filename="fallback.txt"; filename*=UTF-8''Bj%C3%B8rn%20%C3%85s.txt`,
+				content: 'named',
+				type: 'text/plain',
+			},
 			{ disposition: 'form-data; name="file"; filename=""', content: 'empty name' },
 		]);
-		const res = await upload(projectDocs(), body, { section: 'Rå' }, { 'content-type': `multipart/form-data; boundary="${boundary}"` });
+		const res = await upload(
+			projectDocs(),
+			body,
+			{ section: 'Rå' },
+			{ 'content-type': `multipart/form-data; boundary="${boundary}"` },
+		);
 		expect(res.status).toBe(200);
-		expect(res.body.files.map((f: { name: string }) => f.name)).toEqual(['unnamed-1', 'Bjørn Ås.txt', 'unnamed-3']);
-		expect((await api(`${projectDocs()}/${res.body.files[0].fileReference.id}`)).raw.equals(binary)).toBe(true);
+		expect(res.body.files.map((f: { name: string }) => f.name)).toEqual([
+			'unnamed-1',
+			'Bjørn Ås.txt',
+			'unnamed-3',
+		]);
+		expect((await api(`${projectDocs()}/${res.body.files[0].fileReference.id}`)).raw.equals(binary)).toBe(
+			true,
+		);
 		expect(res.body.files[0].fileReference.fileType).toBe('');
 	});
 
@@ -146,11 +221,15 @@ describe('sandbox core: documents', () => {
 		expect(res.status).toBe(200);
 		expect(res.body.section).toBe(task.externalId);
 		const projectPages = await pages(projectDocs());
-		expect(projectPages.find((p) => p.section === task.externalId)?.pageExternalId).toBe(res.body.pageExternalId);
+		expect(projectPages.find((p) => p.section === task.externalId)?.pageExternalId).toBe(
+			res.body.pageExternalId,
+		);
 		// The work order lists only the pages it uploaded to.
 		expect((await pages(taskDocs())).map((p) => p.section)).toEqual([task.externalId]);
 		// An explicit section of the work order reuses the project's page of that section.
-		const shared = await upload(taskDocs(), form({ name: 'felles.pdf', content: 'F' }), { section: 'Tegninger' });
+		const shared = await upload(taskDocs(), form({ name: 'felles.pdf', content: 'F' }), {
+			section: 'Tegninger',
+		});
 		const projectDrawings = projectPages.find((p) => p.section === 'Tegninger')!;
 		expect(shared.body.pageExternalId).toBe(projectDrawings.pageExternalId);
 		expect((await pages(taskDocs())).map((p) => p.section)).toEqual(['Tegninger', task.externalId]);
@@ -161,7 +240,9 @@ describe('sandbox core: documents', () => {
 		const projectOnly = (await pages(projectDocs())).find((p) => p.section === 'Revisjoner')!.files[0];
 		expect((await api(`${taskDocs()}/${projectOnly.fileReferenceId}`)).status).toBe(404);
 		// Another work order of the same project does not see it either.
-		const sibling = [...sb().sandbox.world.tasks.values()].find((t) => t.projectId === project.id && t.id !== task.id)!;
+		const sibling = [...sb().sandbox.world.tasks.values()].find(
+			(t) => t.projectId === project.id && t.id !== task.id,
+		)!;
 		expect((await api(`${taskDocs(sibling.id)}/${id}`)).status).toBe(404);
 		expect(await pages(taskDocs(sibling.id))).toEqual([]);
 	});
@@ -171,7 +252,9 @@ describe('sandbox core: documents', () => {
 		const other = await api(`${projectDocs(otherProject.id)}/${file.fileReferenceId}`);
 		expect(other.status).toBe(404);
 		expect(other.body.message).toContain(file.fileReferenceId);
-		expect((await api(`${projectDocs(otherProject.id)}/${file.fileReferenceId}`, { method: 'DELETE' })).status).toBe(404);
+		expect(
+			(await api(`${projectDocs(otherProject.id)}/${file.fileReferenceId}`, { method: 'DELETE' })).status,
+		).toBe(404);
 		expect((await api(`${projectDocs()}/no-such-file`)).status).toBe(404);
 		expect((await api(projectDocs('no-such-project'))).status).toBe(404);
 		expect((await upload(taskDocs('no-such-task'), form({ name: 'x', content: 'x' }))).status).toBe(404);
@@ -188,14 +271,20 @@ describe('sandbox core: documents', () => {
 		expect((await api(`/api/file/${id}`)).status).toBe(404);
 		expect((await api(`${projectDocs()}/${id}`, { method: 'DELETE' })).status).toBe(404);
 		const viaTask = await upload(taskDocs(), form({ name: 't.pdf', content: 'T' }));
-		expect((await api(`${taskDocs()}/${viaTask.body.files[0].fileReference.id}`, { method: 'DELETE' })).status).toBe(204);
+		expect(
+			(await api(`${taskDocs()}/${viaTask.body.files[0].fileReference.id}`, { method: 'DELETE' })).status,
+		).toBe(204);
 	});
 
 	it('refuses a non-administrator client (403) on every document route', async () => {
 		const user = await tokenFor(sb(), 'fieldops-user');
 		const file = (await pages(projectDocs()))[0].files[0];
-		const asUser = (path: string, options: Parameters<typeof call>[2] = {}) => call(sb().coreUrl, path, { token: user, ...options });
-		const refused = await asUser(projectDocs(), { method: 'POST', body: form({ name: 'x.pdf', content: 'x' }) });
+		const asUser = (path: string, options: Parameters<typeof call>[2] = {}) =>
+			call(sb().coreUrl, path, { token: user, ...options });
+		const refused = await asUser(projectDocs(), {
+			method: 'POST',
+			body: form({ name: 'x.pdf', content: 'x' }),
+		});
 		expect(refused.status).toBe(403);
 		expect(refused.body.message).toContain('Administrator');
 		expect((await asUser(projectDocs())).status).toBe(403);
@@ -206,12 +295,22 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('refuses another company’s project and work order (403); a subsidiary’s is the parent’s to use', async () => {
-		const foreignProject = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === COMPANY_IDS.other)!;
-		const foreignTask = [...sb().sandbox.world.tasks.values()].find((t) => t.companyId === COMPANY_IDS.other)!;
-		expect((await upload(projectDocs(foreignProject.id), form({ name: 'x.pdf', content: 'x' }))).status).toBe(403);
+		const foreignProject = [...sb().sandbox.world.projects.values()].find(
+			(p) => p.companyId === COMPANY_IDS.other,
+		)!;
+		const foreignTask = [...sb().sandbox.world.tasks.values()].find(
+			(t) => t.companyId === COMPANY_IDS.other,
+		)!;
+		expect((await upload(projectDocs(foreignProject.id), form({ name: 'x.pdf', content: 'x' }))).status).toBe(
+			403,
+		);
 		expect((await api(taskDocs(foreignTask.id))).status).toBe(403);
-		const subsidiaryProject = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === COMPANY_IDS.subsidiary)!;
-		expect((await upload(projectDocs(subsidiaryProject.id), form({ name: 'x.pdf', content: 'x' }))).status).toBe(200);
+		const subsidiaryProject = [...sb().sandbox.world.projects.values()].find(
+			(p) => p.companyId === COMPANY_IDS.subsidiary,
+		)!;
+		expect(
+			(await upload(projectDocs(subsidiaryProject.id), form({ name: 'x.pdf', content: 'x' }))).status,
+		).toBe(200);
 		// The other company's administrator cannot read this company's documents either.
 		const other = await tokenFor(sb(), 'fieldops-other');
 		expect((await call(sb().coreUrl, projectDocs(), { token: other })).status).toBe(403);
@@ -221,21 +320,61 @@ describe('sandbox core: documents', () => {
 		const before = (await pages(projectDocs())).flatMap((p) => p.files).length;
 		const cases: [string, string | Buffer, string][] = [
 			['JSON', JSON.stringify({ file: 'x' }), 'application/json'],
-			['no boundary', rawMultipart('b', [{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }]), 'multipart/form-data'],
-			['unterminated', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\nunterminated', 'multipart/form-data; boundary=xyz'],
-			['no close delimiter', rawMultipart('xyz', [{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }], false), 'multipart/form-data; boundary=xyz'],
-			['wrong boundary', rawMultipart('abc', [{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }]), 'multipart/form-data; boundary=xyz'],
-			['no headers end', '--xyz\r\nContent-Disposition: form-data; name="file"', 'multipart/form-data; boundary=xyz'],
-			['no Content-Disposition', '--xyz\r\nContent-Type: text/plain\r\n\r\nx\r\n--xyz--\r\n', 'multipart/form-data; boundary=xyz'],
-			['no file part', rawMultipart('xyz', [{ disposition: 'form-data; name="attachment"; filename="a.pdf"', content: 'x' }]), 'multipart/form-data; boundary=xyz'],
+			[
+				'no boundary',
+				rawMultipart('b', [{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }]),
+				'multipart/form-data',
+			],
+			[
+				'unterminated',
+				'--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\nunterminated',
+				'multipart/form-data; boundary=xyz',
+			],
+			[
+				'no close delimiter',
+				rawMultipart(
+					'xyz',
+					[{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }],
+					false,
+				),
+				'multipart/form-data; boundary=xyz',
+			],
+			[
+				'wrong boundary',
+				rawMultipart('abc', [{ disposition: 'form-data; name="file"; filename="a.pdf"', content: 'x' }]),
+				'multipart/form-data; boundary=xyz',
+			],
+			[
+				'no headers end',
+				'--xyz\r\nContent-Disposition: form-data; name="file"',
+				'multipart/form-data; boundary=xyz',
+			],
+			[
+				'no Content-Disposition',
+				'--xyz\r\nContent-Type: text/plain\r\n\r\nx\r\n--xyz--\r\n',
+				'multipart/form-data; boundary=xyz',
+			],
+			[
+				'no file part',
+				rawMultipart('xyz', [
+					{ disposition: 'form-data; name="attachment"; filename="a.pdf"', content: 'x' },
+				]),
+				'multipart/form-data; boundary=xyz',
+			],
 			['empty body', '', 'multipart/form-data; boundary=xyz'],
 		];
 		for (const [what, body, contentType] of cases) {
-			const res = await api(projectDocs(), { method: 'POST', body, headers: { 'content-type': contentType } });
+			const res = await api(projectDocs(), {
+				method: 'POST',
+				body,
+				headers: { 'content-type': contentType },
+			});
 			expect([what, res.status]).toEqual([what, 400]);
 			expect(res.body.errors[0].field).toBe('file');
 		}
 		expect((await pages(projectDocs())).flatMap((p) => p.files)).toHaveLength(before);
-		expect((await upload(projectDocs(), form({ name: 'x', content: 'x' }), { section: 'S'.repeat(300) })).status).toBe(400);
+		expect(
+			(await upload(projectDocs(), form({ name: 'x', content: 'x' }), { section: 'S'.repeat(300) })).status,
+		).toBe(400);
 	});
 });

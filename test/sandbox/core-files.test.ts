@@ -19,14 +19,24 @@ const size = (bytes: Buffer) => {
 describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 	const sb = useSandbox();
 	let admin: string;
-	const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(sb().coreUrl, path, { token: admin, ...options });
+	const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+		call(sb().coreUrl, path, { token: admin, ...options });
 
 	/** Uploads files as documents of a project of the given client's company; answers their file reference ids. */
-	async function store(files: { name: string; content: Buffer; type: string }[], token = admin, companyId: string = COMPANY_IDS.main): Promise<string[]> {
+	async function store(
+		files: { name: string; content: Buffer; type: string }[],
+		token = admin,
+		companyId: string = COMPANY_IDS.main,
+	): Promise<string[]> {
 		const project = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === companyId)!;
 		const form = new FormData();
 		for (const file of files) form.append('file', new Blob([file.content], { type: file.type }), file.name);
-		const res = await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, { method: 'POST', token, body: form, query: { section: 'Bilder' } });
+		const res = await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, {
+			method: 'POST',
+			token,
+			body: form,
+			query: { section: 'Bilder' },
+		});
 		expect(res.status).toBe(200);
 		return res.body.files.map((f: { fileReference: { id: string } }) => f.fileReference.id);
 	}
@@ -47,7 +57,11 @@ describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 			{ name: 'liten.png', content: renderPng(100, 50, 1), type: 'image/png' },
 			{ name: 'uten-type', content: renderPng(1000, 500, 2), type: '' },
 			{ name: 'rapport.pdf', content: renderPdf('Rapport'), type: 'application/pdf' },
-			{ name: 'ødelagt.png', content: Buffer.concat([landscapeBytes.subarray(0, 40), Buffer.from('garbage')]), type: 'image/png' },
+			{
+				name: 'ødelagt.png',
+				content: Buffer.concat([landscapeBytes.subarray(0, 40), Buffer.from('garbage')]),
+				type: 'image/png',
+			},
 		]);
 	});
 
@@ -64,19 +78,28 @@ describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 		[128, [128, 64], [43, 128]],
 		[640, [640, 320], [213, 640]],
 		[1980, [1980, 990], [660, 1980]],
-	])('MaxDimension=%i really resizes: the longest side becomes at most that', async (max, landscapeSize, portraitSize) => {
-		const wide = await api(`/api/file/${landscape}`, { query: { MaxDimension: max } });
-		expect(wide.status).toBe(200);
-		expect(wide.headers['cache-control']).toBe('private, max-age=1209600');
-		expect(size(wide.raw)).toEqual(landscapeSize);
-		expect(size((await api(`/api/file/${portrait}`, { query: { MaxDimension: max } })).raw)).toEqual(portraitSize);
-		// Cached variants answer the same bytes again.
-		expect((await api(`/api/file/${landscape}`, { query: { MaxDimension: max } })).raw.equals(wide.raw)).toBe(true);
-	});
+	])(
+		'MaxDimension=%i really resizes: the longest side becomes at most that',
+		async (max, landscapeSize, portraitSize) => {
+			const wide = await api(`/api/file/${landscape}`, { query: { MaxDimension: max } });
+			expect(wide.status).toBe(200);
+			expect(wide.headers['cache-control']).toBe('private, max-age=1209600');
+			expect(size(wide.raw)).toEqual(landscapeSize);
+			expect(size((await api(`/api/file/${portrait}`, { query: { MaxDimension: max } })).raw)).toEqual(
+				portraitSize,
+			);
+			// Cached variants answer the same bytes again.
+			expect(
+				(await api(`/api/file/${landscape}`, { query: { MaxDimension: max } })).raw.equals(wide.raw),
+			).toBe(true);
+		},
+	);
 
 	it('keeps the picture when resizing (a corner pixel keeps its colour)', async () => {
 		const original = PNG.sync.read(landscapeBytes);
-		const resized = PNG.sync.read((await api(`/api/file/${landscape}`, { query: { MaxDimension: 640 } })).raw);
+		const resized = PNG.sync.read(
+			(await api(`/api/file/${landscape}`, { query: { MaxDimension: 640 } })).raw,
+		);
 		const last = (png: PNG) => Array.from(png.data.subarray(png.data.length - 4));
 		expect(Array.from(resized.data.subarray(0, 4))).toEqual(Array.from(original.data.subarray(0, 4)));
 		const [r, g] = last(resized);
@@ -87,7 +110,9 @@ describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 
 	it('never upscales; recognises a PNG stored without an image content type; serves other files as stored', async () => {
 		expect(size((await api(`/api/file/${small}`, { query: { MaxDimension: 1980 } })).raw)).toEqual([100, 50]);
-		expect(size((await api(`/api/file/${sniffed}`, { query: { MaxDimension: 128 } })).raw)).toEqual([128, 64]);
+		expect(size((await api(`/api/file/${sniffed}`, { query: { MaxDimension: 128 } })).raw)).toEqual([
+			128, 64,
+		]);
 		const document = await api(`/api/file/${pdf}`, { query: { MaxDimension: 128 } });
 		expect(document.status).toBe(200);
 		expect(document.raw.equals(renderPdf('Rapport'))).toBe(true);
@@ -96,15 +121,22 @@ describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 		expect(broken.raw.subarray(-7).toString()).toBe('garbage');
 	});
 
-	it.each(['300', '0', '-128', 'big', '128.5'])('refuses MaxDimension=%s with a 400 naming it', async (value) => {
-		const res = await api(`/api/file/${landscape}`, { query: { MaxDimension: value } });
-		expect(res.status).toBe(400);
-		expect(res.body.errors[0].field).toBe('MaxDimension');
-	});
+	it.each(['300', '0', '-128', 'big', '128.5'])(
+		'refuses MaxDimension=%s with a 400 naming it',
+		async (value) => {
+			const res = await api(`/api/file/${landscape}`, { query: { MaxDimension: value } });
+			expect(res.status).toBe(400);
+			expect(res.body.errors[0].field).toBe('MaxDimension');
+		},
+	);
 
 	it('refuses another company’s file (403), answers 404 for an unknown one, needs a token', async () => {
 		const other = await tokenFor(sb(), 'fieldops-other');
-		const [foreign] = await store([{ name: 'fremmed.png', content: renderPng(10, 10, 4), type: 'image/png' }], other, COMPANY_IDS.other);
+		const [foreign] = await store(
+			[{ name: 'fremmed.png', content: renderPng(10, 10, 4), type: 'image/png' }],
+			other,
+			COMPANY_IDS.other,
+		);
 		expect((await api(`/api/file/${foreign}`)).status).toBe(403);
 		expect((await call(sb().coreUrl, `/api/file/${foreign}`, { token: other })).status).toBe(200);
 		expect((await call(sb().coreUrl, `/api/file/${landscape}`, { token: other })).status).toBe(403);

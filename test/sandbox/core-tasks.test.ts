@@ -24,7 +24,15 @@ const TEMPLATE_VALUES: Record<(typeof INHERITED_SETTINGS)[number], [unknown, unk
 };
 
 /** Rule 4: fields a template may carry that a create never takes from it. */
-const REQUEST_ONLY = { name: 'Malnavn', chapterId: 'KAP-1', startDate: '2026-01-01', finishedDatePlanned: '2026-02-01', finishedDate: '2026-03-01', estimatedHourQty: 99, workDescription: 'Mal' };
+const REQUEST_ONLY = {
+	name: 'Malnavn',
+	chapterId: 'KAP-1',
+	startDate: '2026-01-01',
+	finishedDatePlanned: '2026-02-01',
+	finishedDate: '2026-03-01',
+	estimatedHourQty: 99,
+	workDescription: 'Mal',
+};
 
 describe('sandbox core: work orders', () => {
 	const sb = useSandbox();
@@ -32,36 +40,63 @@ describe('sandbox core: work orders', () => {
 	let projectId: string;
 	let plainProjectId: string;
 	let templateId: string;
-	const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(sb().coreUrl, path, { token: admin, ...options });
-	const createTask = (fields: Record<string, unknown>, project = projectId) => api(TASKS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectId: project, ...fields } });
-	const setTemplate = (fields: Record<string, unknown>, project = projectId) => call(sb().coreUrl, '/__sandbox/template', { method: 'POST', json: { projectId: project, fields } });
+	const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+		call(sb().coreUrl, path, { token: admin, ...options });
+	const createTask = (fields: Record<string, unknown>, project = projectId) =>
+		api(TASKS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectId: project, ...fields } });
+	const setTemplate = (fields: Record<string, unknown>, project = projectId) =>
+		call(sb().coreUrl, '/__sandbox/template', { method: 'POST', json: { projectId: project, fields } });
 
 	beforeAll(async () => {
 		admin = await tokenFor(sb());
-		const project = await api(PROJECTS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectNumber: 'WO-1', externalProjectNumber: 'ERP-WO-1', active: true } });
+		const project = await api(PROJECTS, {
+			method: 'POST',
+			json: {
+				companyId: COMPANY_IDS.main,
+				projectNumber: 'WO-1',
+				externalProjectNumber: 'ERP-WO-1',
+				active: true,
+			},
+		});
 		projectId = project.body.id;
-		plainProjectId = (await api(PROJECTS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectNumber: 'WO-2' } })).body.id;
-		const template = await setTemplate({ ...Object.fromEntries(Object.entries(TEMPLATE_VALUES).map(([field, [value]]) => [field, value])), ...REQUEST_ONLY });
+		plainProjectId = (
+			await api(PROJECTS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectNumber: 'WO-2' } })
+		).body.id;
+		const template = await setTemplate({
+			...Object.fromEntries(Object.entries(TEMPLATE_VALUES).map(([field, [value]]) => [field, value])),
+			...REQUEST_ONLY,
+		});
 		expect(template.status).toBe(200);
-		expect(template.body).toMatchObject({ isTemplate: true, projectId, companyId: COMPANY_IDS.main, costPrice: 420.5 });
+		expect(template.body).toMatchObject({
+			isTemplate: true,
+			projectId,
+			companyId: COMPANY_IDS.main,
+			costPrice: 420.5,
+		});
 		templateId = template.body.id;
 	});
 
 	describe('template inheritance', () => {
-		it.each(INHERITED_SETTINGS.map((field) => [field]))('rule 2/3: an omitted %s is copied from the template', async (field) => {
-			const res = await createTask({ externalId: `OMIT-${field}` });
-			expect(res.status).toBe(200);
-			expect(res.body[field]).toEqual(TEMPLATE_VALUES[field][0]);
-		});
+		it.each(INHERITED_SETTINGS.map((field) => [field]))(
+			'rule 2/3: an omitted %s is copied from the template',
+			async (field) => {
+				const res = await createTask({ externalId: `OMIT-${field}` });
+				expect(res.status).toBe(200);
+				expect(res.body[field]).toEqual(TEMPLATE_VALUES[field][0]);
+			},
+		);
 
-		it.each(INHERITED_SETTINGS.map((field) => [field]))('rule 2: a %s in the request wins over the template', async (field) => {
-			const res = await createTask({ externalId: `SENT-${field}`, [field]: TEMPLATE_VALUES[field][1] });
-			expect(res.status).toBe(200);
-			expect(res.body[field]).toEqual(TEMPLATE_VALUES[field][1]);
-			// The other settings are still inherited.
-			const other = INHERITED_SETTINGS.find((f) => f !== field)!;
-			expect(res.body[other]).toEqual(TEMPLATE_VALUES[other][0]);
-		});
+		it.each(INHERITED_SETTINGS.map((field) => [field]))(
+			'rule 2: a %s in the request wins over the template',
+			async (field) => {
+				const res = await createTask({ externalId: `SENT-${field}`, [field]: TEMPLATE_VALUES[field][1] });
+				expect(res.status).toBe(200);
+				expect(res.body[field]).toEqual(TEMPLATE_VALUES[field][1]);
+				// The other settings are still inherited.
+				const other = INHERITED_SETTINGS.find((f) => f !== field)!;
+				expect(res.body[other]).toEqual(TEMPLATE_VALUES[other][0]);
+			},
+		);
 
 		it('rule 2: an explicit null in the request wins too', async () => {
 			const res = await createTask({ externalId: 'NULL-1', unitId: null, costPrice: null });
@@ -71,7 +106,10 @@ describe('sandbox core: work orders', () => {
 		it.each(Object.entries(REQUEST_ONLY))('rule 4: %s never comes from the template', async (field) => {
 			const omitted = await createTask({ externalId: `R4-${field}` });
 			expect(omitted.body[field] ?? null).toBeNull();
-			const sent = await createTask({ externalId: `R4S-${field}`, [field]: REQUEST_ONLY[field as keyof typeof REQUEST_ONLY] });
+			const sent = await createTask({
+				externalId: `R4S-${field}`,
+				[field]: REQUEST_ONLY[field as keyof typeof REQUEST_ONLY],
+			});
 			expect(sent.body[field]).toEqual(REQUEST_ONLY[field as keyof typeof REQUEST_ONLY]);
 		});
 
@@ -96,10 +134,28 @@ describe('sandbox core: work orders', () => {
 
 		it('rule 6: PUT resets omitted fields to defaults and does not consult the template', async () => {
 			const created = await createTask({ externalId: 'R6-1', name: 'Grøft', estimatedHourQty: 12 });
-			expect(created.body).toMatchObject({ costPrice: 420.5, safeJobAnalysisApprovalRequired: true, textRequired: true });
-			const res = await api(`${TASKS}/${created.body.id}`, { method: 'PUT', json: { companyId: COMPANY_IDS.main, projectId, externalId: 'R6-1', name: 'Grøft 2' } });
+			expect(created.body).toMatchObject({
+				costPrice: 420.5,
+				safeJobAnalysisApprovalRequired: true,
+				textRequired: true,
+			});
+			const res = await api(`${TASKS}/${created.body.id}`, {
+				method: 'PUT',
+				json: { companyId: COMPANY_IDS.main, projectId, externalId: 'R6-1', name: 'Grøft 2' },
+			});
 			expect(res.status).toBe(200);
-			expect(res.body).toMatchObject({ id: created.body.id, name: 'Grøft 2', costPrice: 0, price: 0, fixedResourcePrice: 0, safeJobAnalysisApprovalRequired: false, textRequired: false, measureUnitQty: false, active: false, isTemplate: false });
+			expect(res.body).toMatchObject({
+				id: created.body.id,
+				name: 'Grøft 2',
+				costPrice: 0,
+				price: 0,
+				fixedResourcePrice: 0,
+				safeJobAnalysisApprovalRequired: false,
+				textRequired: false,
+				measureUnitQty: false,
+				active: false,
+				isTemplate: false,
+			});
 			expect(res.body.unitId).toBeUndefined();
 			expect(res.body.estimatedHourQty).toBeUndefined();
 			expect(res.body.createdDateTime).toBe(created.body.createdDateTime);
@@ -110,15 +166,28 @@ describe('sandbox core: work orders', () => {
 			const replaced = await setTemplate({ costPrice: 5 }, projectId);
 			expect(replaced.body.id).toBe(templateId);
 			const res = await createTask({ externalId: 'R1-1' });
-			expect(res.body).toMatchObject({ costPrice: 5, textRequired: false, safeJobAnalysisApprovalRequired: false });
+			expect(res.body).toMatchObject({
+				costPrice: 5,
+				textRequired: false,
+				safeJobAnalysisApprovalRequired: false,
+			});
 			expect(res.body.unitId).toBeUndefined();
 			// Restore the full template for the other tests.
-			await setTemplate({ ...Object.fromEntries(Object.entries(TEMPLATE_VALUES).map(([field, [value]]) => [field, value])), ...REQUEST_ONLY });
+			await setTemplate({
+				...Object.fromEntries(Object.entries(TEMPLATE_VALUES).map(([field, [value]]) => [field, value])),
+				...REQUEST_ONLY,
+			});
 		});
 
 		it('without a template, settings get their defaults (costPrice 0, SJA false)', async () => {
 			const res = await createTask({ externalId: 'PLAIN-1' }, plainProjectId);
-			expect(res.body).toMatchObject({ costPrice: 0, price: 0, safeJobAnalysisApprovalRequired: false, active: false, isParent: false });
+			expect(res.body).toMatchObject({
+				costPrice: 0,
+				price: 0,
+				safeJobAnalysisApprovalRequired: false,
+				active: false,
+				isParent: false,
+			});
 			expect(res.body.unitId).toBeUndefined();
 		});
 
@@ -136,8 +205,17 @@ describe('sandbox core: work orders', () => {
 		expect(dup.body.errors[0]).toMatchObject({ field: 'externalId', code: 'Duplicate' });
 		expect((await createTask({ externalId: 'UNIQ-1' }, plainProjectId)).status).toBe(200);
 		const second = await createTask({ externalId: 'UNIQ-2' });
-		expect((await api(`${TASKS}/${second.body.id}`, { method: 'PATCH', json: { externalId: 'UNIQ-1' } })).status).toBe(400);
-		expect((await api(`${TASKS}/${second.body.id}`, { method: 'PUT', json: { companyId: COMPANY_IDS.main, projectId, externalId: 'UNIQ-1' } })).status).toBe(400);
+		expect(
+			(await api(`${TASKS}/${second.body.id}`, { method: 'PATCH', json: { externalId: 'UNIQ-1' } })).status,
+		).toBe(400);
+		expect(
+			(
+				await api(`${TASKS}/${second.body.id}`, {
+					method: 'PUT',
+					json: { companyId: COMPANY_IDS.main, projectId, externalId: 'UNIQ-1' },
+				})
+			).status,
+		).toBe(400);
 		expect(sb().sandbox.world.tasks.get(second.body.id)?.externalId).toBe('UNIQ-2');
 	});
 
@@ -148,12 +226,21 @@ describe('sandbox core: work orders', () => {
 		const mismatch = await createTask({ externalId: 'CO-1', companyId: COMPANY_IDS.subsidiary });
 		expect(mismatch.status).toBe(400);
 		expect(mismatch.body.errors[0].field).toBe('projectId');
-		const foreignProject = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === COMPANY_IDS.other)!;
-		expect((await createTask({ externalId: 'CO-2', companyId: COMPANY_IDS.other, projectId: foreignProject.id })).status).toBe(403);
+		const foreignProject = [...sb().sandbox.world.projects.values()].find(
+			(p) => p.companyId === COMPANY_IDS.other,
+		)!;
+		expect(
+			(await createTask({ externalId: 'CO-2', companyId: COMPANY_IDS.other, projectId: foreignProject.id }))
+				.status,
+		).toBe(403);
 		expect((await createTask({ externalId: 'CO-3', projectId: 'no-such-project' })).status).toBe(404);
-		const foreignTask = [...sb().sandbox.world.tasks.values()].find((t) => t.companyId === COMPANY_IDS.other)!;
+		const foreignTask = [...sb().sandbox.world.tasks.values()].find(
+			(t) => t.companyId === COMPANY_IDS.other,
+		)!;
 		expect((await api(`${TASKS}/${foreignTask.id}`)).status).toBe(403);
-		expect((await api(`${TASKS}/${foreignTask.id}`, { method: 'PATCH', json: { name: 'x' } })).status).toBe(403);
+		expect((await api(`${TASKS}/${foreignTask.id}`, { method: 'PATCH', json: { name: 'x' } })).status).toBe(
+			403,
+		);
 		expect((await api(`${TASKS}/${foreignTask.id}`, { method: 'DELETE' })).status).toBe(403);
 		expect((await api(`${TASKS}/project/${foreignProject.id}`)).status).toBe(403);
 		expect((await api(`${TASKS}/no-such-task`)).status).toBe(404);
@@ -196,13 +283,28 @@ describe('sandbox core: work orders', () => {
 			const top = await createTask({ externalId: 'N-TOP', isParent: true });
 			const middle = await createTask({ externalId: 'N-MID', isParent: true, parentActivityId: top.body.id });
 			const leaf = await createTask({ externalId: 'N-LEAF', parentActivityId: middle.body.id });
-			expect((await api(`${TASKS}/${top.body.id}`, { method: 'PATCH', json: { parentActivityId: top.body.id } })).status).toBe(400);
-			const cycle = await api(`${TASKS}/${top.body.id}`, { method: 'PATCH', json: { parentActivityId: middle.body.id } });
+			expect(
+				(await api(`${TASKS}/${top.body.id}`, { method: 'PATCH', json: { parentActivityId: top.body.id } }))
+					.status,
+			).toBe(400);
+			const cycle = await api(`${TASKS}/${top.body.id}`, {
+				method: 'PATCH',
+				json: { parentActivityId: middle.body.id },
+			});
 			expect(cycle.status).toBe(400);
 			expect(cycle.body.message).toContain('under itself');
-			expect((await api(`${TASKS}/${middle.body.id}`, { method: 'PATCH', json: { isParent: false } })).status).toBe(400);
+			expect(
+				(await api(`${TASKS}/${middle.body.id}`, { method: 'PATCH', json: { isParent: false } })).status,
+			).toBe(400);
 			// PUT without isParent would un-mark it too.
-			expect((await api(`${TASKS}/${middle.body.id}`, { method: 'PUT', json: { companyId: COMPANY_IDS.main, projectId, externalId: 'N-MID' } })).status).toBe(400);
+			expect(
+				(
+					await api(`${TASKS}/${middle.body.id}`, {
+						method: 'PUT',
+						json: { companyId: COMPANY_IDS.main, projectId, externalId: 'N-MID' },
+					})
+				).status,
+			).toBe(400);
 			expect((await api(`${TASKS}/${middle.body.id}`, { method: 'DELETE' })).status).toBe(400);
 			expect((await api(`${TASKS}/${leaf.body.id}`, { method: 'DELETE' })).status).toBe(204);
 			expect((await api(`${TASKS}/${middle.body.id}`, { method: 'DELETE' })).status).toBe(204);
@@ -213,15 +315,28 @@ describe('sandbox core: work orders', () => {
 	it('PATCH changes only the fields it sends and stamps modifiedDateTime from the clock', async () => {
 		const created = await createTask({ externalId: 'P-1', name: 'Før', workDescription: 'Beholdes' });
 		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 120 } });
-		const res = await api(`${TASKS}/${created.body.id}`, { method: 'PATCH', json: { name: 'Etter', active: true } });
+		const res = await api(`${TASKS}/${created.body.id}`, {
+			method: 'PATCH',
+			json: { name: 'Etter', active: true },
+		});
 		expect(res.status).toBe(200);
-		expect(res.body).toMatchObject({ name: 'Etter', active: true, workDescription: 'Beholdes', costPrice: 420.5, externalId: 'P-1' });
-		expect(Date.parse(res.body.modifiedDateTime) - Date.parse(created.body.modifiedDateTime)).toBeGreaterThanOrEqual(120_000);
+		expect(res.body).toMatchObject({
+			name: 'Etter',
+			active: true,
+			workDescription: 'Beholdes',
+			costPrice: 420.5,
+			externalId: 'P-1',
+		});
+		expect(
+			Date.parse(res.body.modifiedDateTime) - Date.parse(created.body.modifiedDateTime),
+		).toBeGreaterThanOrEqual(120_000);
 	});
 
 	describe('lookups', () => {
 		const seeded = () => {
-			const project = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === COMPANY_IDS.main)!;
+			const project = [...sb().sandbox.world.projects.values()].find(
+				(p) => p.companyId === COMPANY_IDS.main,
+			)!;
 			const tasks = [...sb().sandbox.world.tasks.values()].filter((t) => t.projectId === project.id);
 			return { project, tasks };
 		};
@@ -230,8 +345,12 @@ describe('sandbox core: work orders', () => {
 		it('by project id, project number and external project number: all of the project', async () => {
 			const { project, tasks } = seeded();
 			expect(ids((await api(`${TASKS}/project/${project.id}`)).body)).toEqual(ids(tasks));
-			expect(ids((await api(`${TASKS}/by-project-number/${project.projectNumber}`)).body)).toEqual(ids(tasks));
-			expect(ids((await api(`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}`)).body)).toEqual(ids(tasks));
+			expect(ids((await api(`${TASKS}/by-project-number/${project.projectNumber}`)).body)).toEqual(
+				ids(tasks),
+			);
+			expect(
+				ids((await api(`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}`)).body),
+			).toEqual(ids(tasks));
 			expect((await api(`${TASKS}/by-project-number/NOPE`)).status).toBe(404);
 			expect((await api(`${TASKS}/by-external-project-number/NOPE`)).status).toBe(404);
 		});
@@ -240,27 +359,57 @@ describe('sandbox core: work orders', () => {
 			const { project, tasks } = seeded();
 			const task = tasks[1];
 			expect((await api(`${TASKS}/${task.id}`)).body.id).toBe(task.id);
-			expect((await api(`${TASKS}/by-project-number/${project.projectNumber}/by-task-number/${task.externalId}`)).body.id).toBe(task.id);
-			expect((await api(`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}/by-external-id/${task.externalId}`)).body.id).toBe(task.id);
+			expect(
+				(await api(`${TASKS}/by-project-number/${project.projectNumber}/by-task-number/${task.externalId}`))
+					.body.id,
+			).toBe(task.id);
+			expect(
+				(
+					await api(
+						`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}/by-external-id/${task.externalId}`,
+					)
+				).body.id,
+			).toBe(task.id);
 			const missing = await api(`${TASKS}/by-project-number/${project.projectNumber}/by-task-number/NOPE`);
 			expect(missing.status).toBe(404);
 			expect(missing.body.message).toContain('NOPE');
-			expect((await api(`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}/by-external-id/NOPE`)).status).toBe(404);
+			expect(
+				(
+					await api(
+						`${TASKS}/by-external-project-number/${String(project.externalProjectNumber)}/by-external-id/NOPE`,
+					)
+				).status,
+			).toBe(404);
 		});
 
 		it('/list returns every match: same-numbered projects of the company structure, the caller’s own first', async () => {
-			const own = await api(PROJECTS, { method: 'POST', json: { companyId: COMPANY_IDS.main, projectNumber: 'SHARED-9' } });
-			const sub = await api(PROJECTS, { method: 'POST', json: { companyId: COMPANY_IDS.subsidiary, projectNumber: 'SHARED-9' } });
+			const own = await api(PROJECTS, {
+				method: 'POST',
+				json: { companyId: COMPANY_IDS.main, projectNumber: 'SHARED-9' },
+			});
+			const sub = await api(PROJECTS, {
+				method: 'POST',
+				json: { companyId: COMPANY_IDS.subsidiary, projectNumber: 'SHARED-9' },
+			});
 			const mine = await createTask({ externalId: 'T-01' }, own.body.id);
-			const theirs = await api(TASKS, { method: 'POST', json: { companyId: COMPANY_IDS.subsidiary, projectId: sub.body.id, externalId: 'T-01' } });
+			const theirs = await api(TASKS, {
+				method: 'POST',
+				json: { companyId: COMPANY_IDS.subsidiary, projectId: sub.body.id, externalId: 'T-01' },
+			});
 			expect(theirs.status).toBe(200);
 			const list = await api(`${TASKS}/by-project-number/SHARED-9/by-task-number/T-01/list`);
 			expect(list.body.map((t: { id: string }) => t.id)).toEqual([mine.body.id, theirs.body.id]);
-			expect((await api(`${TASKS}/by-project-number/SHARED-9/by-task-number/T-01`)).body.id).toBe(mine.body.id);
+			expect((await api(`${TASKS}/by-project-number/SHARED-9/by-task-number/T-01`)).body.id).toBe(
+				mine.body.id,
+			);
 			expect((await api(`${TASKS}/by-project-number/SHARED-9/by-task-number/T-02/list`)).body).toEqual([]);
 			// The subsidiary's client sees only its own.
 			const subsidiary = await tokenFor(sb(), 'fieldops-subsidiary');
-			const theirList = await call(sb().coreUrl, `${TASKS}/by-project-number/SHARED-9/by-task-number/T-01/list`, { token: subsidiary });
+			const theirList = await call(
+				sb().coreUrl,
+				`${TASKS}/by-project-number/SHARED-9/by-task-number/T-01/list`,
+				{ token: subsidiary },
+			);
 			expect(theirList.body.map((t: { id: string }) => t.id)).toEqual([theirs.body.id]);
 		});
 
@@ -268,7 +417,13 @@ describe('sandbox core: work orders', () => {
 			const created = await createTask({ externalId: 'PK-1', externalDim01: 'PK/42|x' });
 			const res = await api(`${TASKS}/by-production-code/${encodeURIComponent('PK/42|x')}`);
 			expect(res.body.map((t: { id: string }) => t.id)).toEqual([created.body.id]);
-			const seededCode = [...sb().sandbox.world.tasks.values()].filter((t) => t.externalDim01 === 'PK1' && ['6c1f0a52-1d4e-4b7a-9c1e-0a1b2c3d4e01', '6c1f0a52-1d4e-4b7a-9c1e-0a1b2c3d4e02'].includes(t.companyId));
+			const seededCode = [...sb().sandbox.world.tasks.values()].filter(
+				(t) =>
+					t.externalDim01 === 'PK1' &&
+					['6c1f0a52-1d4e-4b7a-9c1e-0a1b2c3d4e01', '6c1f0a52-1d4e-4b7a-9c1e-0a1b2c3d4e02'].includes(
+						t.companyId,
+					),
+			);
 			expect(ids((await api(`${TASKS}/by-production-code/PK1`)).body)).toEqual(ids(seededCode));
 		});
 	});

@@ -1,5 +1,13 @@
 import { addFile, fileBytes, fileStore } from '../files';
-import { badRequest, forbidden, MAX_UPLOAD_BODY_BYTES, notFound, queryBool, type Reply, type RequestContext } from '../http';
+import {
+	badRequest,
+	forbidden,
+	MAX_UPLOAD_BODY_BYTES,
+	notFound,
+	queryBool,
+	type Reply,
+	type RequestContext,
+} from '../http';
 import type { Router } from '../router';
 import type { Project, Task, World } from '../state';
 import { ensureAccess } from './access';
@@ -43,27 +51,37 @@ type Kind = 'projects' | 'tasks';
 function target(ctx: RequestContext, world: World, kind: Kind): Target {
 	if (!ctx.auth.administrator) throw forbidden('Documents need an Administrator-level API client');
 	const { id } = ctx.params;
-	if (kind === 'projects') return { project: ensureAccess(world, ctx.auth, world.projects.get(id), 'Project', id), task: null };
+	if (kind === 'projects')
+		return { project: ensureAccess(world, ctx.auth, world.projects.get(id), 'Project', id), task: null };
 	const task = ensureAccess(world, ctx.auth, apiTask(world, id), 'Work order', id);
 	const project = world.projects.get(task.projectId);
 	if (!project) throw notFound(`The project of work order ${id} was not found`);
 	return { project, task };
 }
 
-const pagesOf = (world: World, { project, task }: Target) => pages(world).filter((p) => p.projectId === project.id && (!task || p.taskIds.includes(task.id)));
+const pagesOf = (world: World, { project, task }: Target) =>
+	pages(world).filter((p) => p.projectId === project.id && (!task || p.taskIds.includes(task.id)));
 
 async function fileParts(ctx: RequestContext): Promise<{ name: string; type: string; bytes: Buffer }[]> {
 	const contentType = ctx.header('content-type') ?? '';
-	if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw badRequest('Send the documents as multipart/form-data with parts named "file"', 'file');
+	if (!/^multipart\/form-data\s*(;|$)/i.test(contentType))
+		throw badRequest('Send the documents as multipart/form-data with parts named "file"', 'file');
 	const boundary = boundaryOf(contentType);
-	const files = parseMultipart(await ctx.rawBody(MAX_UPLOAD_BODY_BYTES), boundary).filter((part) => part.name === 'file');
+	const files = parseMultipart(await ctx.rawBody(MAX_UPLOAD_BODY_BYTES), boundary).filter(
+		(part) => part.name === 'file',
+	);
 	if (files.length === 0) throw badRequest('No part named "file" in the upload', 'file');
-	return files.map((part, index) => ({ name: part.fileName ?? unnamedPart(index + 1), type: part.contentType ?? 'application/octet-stream', bytes: part.bytes }));
+	return files.map((part, index) => ({
+		name: part.fileName ?? unnamedPart(index + 1),
+		type: part.contentType ?? 'application/octet-stream',
+		bytes: part.bytes,
+	}));
 }
 
 function sectionOf(ctx: RequestContext, where: Target): string {
 	const section = ctx.queryParam('section');
-	if (section && section.length > MAX_SECTION_LENGTH) throw badRequest(`section must be at most ${MAX_SECTION_LENGTH} characters`, 'section');
+	if (section && section.length > MAX_SECTION_LENGTH)
+		throw badRequest(`section must be at most ${MAX_SECTION_LENGTH} characters`, 'section');
 	return section || (where.task ? taskSection(where.task) : DEFAULT_SECTION);
 }
 
@@ -81,18 +99,32 @@ async function upload(ctx: RequestContext, world: World, kind: Kind): Promise<Re
 	if (replace) {
 		// Only documents already on the page are replaced (no versions: the old file is gone).
 		const names = new Set(uploaded.map((file) => file.name));
-		for (const old of page.files.filter((f) => names.has(f.name))) fileStore(world).delete(old.fileReferenceId);
+		for (const old of page.files.filter((f) => names.has(f.name)))
+			fileStore(world).delete(old.fileReferenceId);
 		page.files = page.files.filter((f) => !names.has(f.name));
 	}
 	const created = uploaded.map(({ name, type, bytes }) => {
-		const file = addFile(world, { companyId: where.project.companyId, fileName: name, contentType: type, content: bytes, size: bytes.length });
+		const file = addFile(world, {
+			companyId: where.project.companyId,
+			fileName: name,
+			contentType: type,
+			content: bytes,
+			size: bytes.length,
+		});
 		page.files.push({ fileReferenceId: file.id, name });
 		const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
 		return {
 			name,
 			size: bytes.length,
 			url: `/api/file/${file.id}`,
-			fileReference: { id: file.id, collectionRef: DOCUMENT_COLLECTION_REF, fileNameOrig: name, fileType: extension, fileSize: bytes.length, createdDateTime: file.createdDateTime },
+			fileReference: {
+				id: file.id,
+				collectionRef: DOCUMENT_COLLECTION_REF,
+				fileNameOrig: name,
+				fileType: extension,
+				fileSize: bytes.length,
+				createdDateTime: file.createdDateTime,
+			},
 		};
 	});
 	return {
@@ -113,7 +145,10 @@ function findDocument(ctx: RequestContext, world: World, kind: Kind) {
 	const { fileReferenceId } = ctx.params;
 	const page = pagesOf(world, where).find((p) => p.files.some((f) => f.fileReferenceId === fileReferenceId));
 	const stored = fileStore(world).get(fileReferenceId);
-	if (!page || !stored) throw notFound(`Document ${fileReferenceId} is not on this ${kind === 'projects' ? 'project' : 'work order'}`);
+	if (!page || !stored)
+		throw notFound(
+			`Document ${fileReferenceId} is not on this ${kind === 'projects' ? 'project' : 'work order'}`,
+		);
 	return { page, stored };
 }
 
@@ -123,14 +158,21 @@ export function registerDocuments(router: Router): void {
 		router.core('POST', base, (ctx, { world }) => upload(ctx, world, kind));
 		router.core('GET', base, (ctx, { world }) => ({
 			status: 200,
-			json: pagesOf(world, target(ctx, world, kind)).map(({ section, pageExternalId, files }) => ({ section, pageExternalId, files })),
+			json: pagesOf(world, target(ctx, world, kind)).map(({ section, pageExternalId, files }) => ({
+				section,
+				pageExternalId,
+				files,
+			})),
 		}));
 		router.core('GET', `${base}/{fileReferenceId}`, (ctx, { world }) => {
 			const { stored } = findDocument(ctx, world, kind);
 			return {
 				status: 200,
 				body: fileBytes(stored),
-				headers: { 'Content-Type': 'application/octet-stream', 'Content-Disposition': contentDisposition(stored.fileName) },
+				headers: {
+					'Content-Type': 'application/octet-stream',
+					'Content-Disposition': contentDisposition(stored.fileName),
+				},
 			};
 		});
 		router.core('DELETE', `${base}/{fileReferenceId}`, (ctx, { world }) => {

@@ -56,20 +56,34 @@ function variant(file: StoredFile, max: number | undefined): Buffer {
 /** `attachment` with an ASCII fallback name and the original name in RFC 5987 `filename*`. */
 export function contentDisposition(fileName: string): string {
 	const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-	const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+	const encoded = encodeURIComponent(fileName).replace(
+		/['()*]/g,
+		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 	return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 export function registerFiles(router: Router): void {
 	router.core('GET', '/api/file/{fileReferenceId}', (ctx, { world }): Reply => {
 		const { fileReferenceId } = ctx.params;
-		const file = ensureAccess(world, ctx.auth, fileStore(world).get(fileReferenceId), 'File', fileReferenceId);
+		const file = ensureAccess(
+			world,
+			ctx.auth,
+			fileStore(world).get(fileReferenceId),
+			'File',
+			fileReferenceId,
+		);
 		const max = queryInt(ctx, 'MaxDimension');
-		if (max !== undefined && !MAX_DIMENSIONS.includes(max)) throw badRequest(`MaxDimension must be one of ${MAX_DIMENSIONS.join(', ')}`, 'MaxDimension');
+		if (max !== undefined && !MAX_DIMENSIONS.includes(max))
+			throw badRequest(`MaxDimension must be one of ${MAX_DIMENSIONS.join(', ')}`, 'MaxDimension');
 		return {
 			status: 200,
 			body: variant(file, max),
-			headers: { 'Content-Type': file.contentType, 'Content-Disposition': contentDisposition(file.fileName), 'Cache-Control': FILE_CACHE_CONTROL },
+			headers: {
+				'Content-Type': file.contentType,
+				'Content-Disposition': contentDisposition(file.fileName),
+				'Cache-Control': FILE_CACHE_CONTROL,
+			},
 		};
 	});
 }

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-import { ApiError, badRequest, queryBool, type Caller, type ErrorDetail, type Reply, type RequestContext } from '../http';
+import {
+	ApiError,
+	badRequest,
+	queryBool,
+	type Caller,
+	type ErrorDetail,
+	type Reply,
+	type RequestContext,
+} from '../http';
 import type { Router } from '../router';
 import type { Machine, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
@@ -33,7 +41,10 @@ const machineFields = {
 };
 const required = { companyId: key, machineNumber: key };
 const createSchema = z.object(machineFields).partial().extend(required).strict();
-const patchSchema = z.object({ ...machineFields, ...required }).partial().strict();
+const patchSchema = z
+	.object({ ...machineFields, ...required })
+	.partial()
+	.strict();
 const updateItemSchema = patchSchema.extend({ id: key });
 const bulkSchema = z.array(z.unknown()).max(10_000);
 const esgSchema = z
@@ -44,7 +55,10 @@ const esgSchema = z
 	})
 	.partial()
 	.strict()
-	.refine((body) => Object.keys(body).length > 0, 'send at least one of fuelConsumptionRate, fuelConsumptionUnit, fuelType');
+	.refine(
+		(body) => Object.keys(body).length > 0,
+		'send at least one of fuelConsumptionRate, fuelConsumptionUnit, fuelType',
+	);
 
 /** What a machine field is when not sent on create, and what PUT resets it to. */
 const MACHINE_DEFAULTS = { ...defaultsOf(machineFields), name: null, typeId: null, parentMachineId: null };
@@ -52,7 +66,11 @@ const MACHINE_DEFAULTS = { ...defaultsOf(machineFields), name: null, typeId: nul
 export const MACHINE_TYPE_INVALID = 'MachineService.machineTypeInvalid';
 
 /** The fields `validate` checks, of a machine being created (no id yet) or changed. */
-type MachineData = Pick<Machine, 'companyId' | 'machineNumber' | 'isEquipment'> & { id?: string; typeId?: string | null; parentMachineId?: string | null };
+type MachineData = Pick<Machine, 'companyId' | 'machineNumber' | 'isEquipment'> & {
+	id?: string;
+	typeId?: string | null;
+	parentMachineId?: string | null;
+};
 
 /**
  * A machine's typeId must be a type of its company (equipment is not checked, spec); machineNumber is unique
@@ -60,19 +78,37 @@ type MachineData = Pick<Machine, 'companyId' | 'machineNumber' | 'isEquipment'> 
  */
 function validate(world: World, machine: MachineData): void {
 	for (const m of world.machines.values()) {
-		if (m.companyId === machine.companyId && m.machineNumber === machine.machineNumber && m.id !== machine.id) {
-			throw badRequest(`machineNumber ${machine.machineNumber} is already used by another machine of the company`, 'machineNumber', 'Duplicate');
+		if (
+			m.companyId === machine.companyId &&
+			m.machineNumber === machine.machineNumber &&
+			m.id !== machine.id
+		) {
+			throw badRequest(
+				`machineNumber ${machine.machineNumber} is already used by another machine of the company`,
+				'machineNumber',
+				'Duplicate',
+			);
 		}
 	}
-	if (!machine.isEquipment && typeof machine.typeId === 'string' && !world.machineTypes.some((t) => t.companyId === machine.companyId && t.typeId === machine.typeId)) {
+	if (
+		!machine.isEquipment &&
+		typeof machine.typeId === 'string' &&
+		!world.machineTypes.some((t) => t.companyId === machine.companyId && t.typeId === machine.typeId)
+	) {
 		const message = `Machine type "${machine.typeId}" is not a machine type of the company`;
-		throw new ApiError(400, message, [{ category: 'Validation', code: MACHINE_TYPE_INVALID, field: 'typeId', message }]);
+		throw new ApiError(400, message, [
+			{ category: 'Validation', code: MACHINE_TYPE_INVALID, field: 'typeId', message },
+		]);
 	}
 	if (typeof machine.parentMachineId === 'string') {
 		const parent = world.machines.get(machine.parentMachineId);
-		if (!machine.isEquipment) throw badRequest('parentMachineId is only for equipment (isEquipment true)', 'parentMachineId');
+		if (!machine.isEquipment)
+			throw badRequest('parentMachineId is only for equipment (isEquipment true)', 'parentMachineId');
 		if (!parent || parent.isEquipment || parent.companyId !== machine.companyId) {
-			throw badRequest(`parentMachineId ${machine.parentMachineId} is not a machine of the same company`, 'parentMachineId');
+			throw badRequest(
+				`parentMachineId ${machine.parentMachineId} is not a machine of the same company`,
+				'parentMachineId',
+			);
 		}
 	}
 	if (machine.isEquipment && machine.id && linkedEquipment(world, machine.id).length > 0) {
@@ -80,7 +116,8 @@ function validate(world: World, machine: MachineData): void {
 	}
 }
 
-const linkedEquipment = (world: World, machineId: string) => [...world.machines.values()].filter((m) => m.parentMachineId === machineId);
+const linkedEquipment = (world: World, machineId: string) =>
+	[...world.machines.values()].filter((m) => m.parentMachineId === machineId);
 
 function view(world: World, machine: Machine, withEquipment: boolean) {
 	return withEquipment ? { ...machine, equipment: linkedEquipment(world, machine.id) } : machine;
@@ -109,12 +146,25 @@ function patch(world: World, caller: Caller, existing: Machine, body: z.infer<ty
 function bulkResult(index: number, element: unknown, run: () => Machine) {
 	try {
 		const machine = run();
-		return { index, success: true, id: machine.id, machineNumber: machine.machineNumber, errors: [] as ErrorDetail[] };
+		return {
+			index,
+			success: true,
+			id: machine.id,
+			machineNumber: machine.machineNumber,
+			errors: [] as ErrorDetail[],
+		};
 	} catch (error) {
 		if (!(error instanceof ApiError)) throw error;
 		const sent = (element ?? {}) as { id?: unknown; machineNumber?: unknown };
 		const echo = (value: unknown) => (typeof value === 'string' ? value : null);
-		return { index, success: false, id: echo(sent.id), machineNumber: echo(sent.machineNumber), message: error.message, errors: error.errors };
+		return {
+			index,
+			success: false,
+			id: echo(sent.id),
+			machineNumber: echo(sent.machineNumber),
+			message: error.message,
+			errors: error.errors,
+		};
 	}
 }
 
@@ -131,13 +181,26 @@ const withEquipment = (ctx: RequestContext) => queryBool(ctx, 'includeEquipmentD
 
 export function registerMachines(router: Router): void {
 	const base = '/api/v4/integration/machines';
-	const find = (world: World, caller: Caller, id: string) => ensureAccess(world, caller, world.machines.get(id), 'Machine', id);
+	const find = (world: World, caller: Caller, id: string) =>
+		ensureAccess(world, caller, world.machines.get(id), 'Machine', id);
 
-	router.core('POST', base, async (ctx, { world }): Promise<Reply> => ({ status: 200, json: create(world, ctx.auth, await ctx.json(createSchema)) }));
+	router.core(
+		'POST',
+		base,
+		async (ctx, { world }): Promise<Reply> => ({
+			status: 200,
+			json: create(world, ctx.auth, await ctx.json(createSchema)),
+		}),
+	);
 
 	router.core('POST', `${base}/create/array`, async (ctx, { world }) => {
 		const elements = await ctx.json(bulkSchema);
-		return { status: 200, json: elements.map((element, index) => bulkResult(index, element, () => create(world, ctx.auth, parseElement(createSchema, element)))) };
+		return {
+			status: 200,
+			json: elements.map((element, index) =>
+				bulkResult(index, element, () => create(world, ctx.auth, parseElement(createSchema, element))),
+			),
+		};
 	});
 
 	router.core('PUT', `${base}/update/array`, async (ctx, { world }) => {
@@ -158,11 +221,23 @@ export function registerMachines(router: Router): void {
 		return { status: 200, json: own.map((m) => view(world, m, withEquipment(ctx))) };
 	});
 
-	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({ status: 200, json: view(world, find(world, ctx.auth, ctx.params.id), withEquipment(ctx)) }));
+	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
+		status: 200,
+		json: view(world, find(world, ctx.auth, ctx.params.id), withEquipment(ctx)),
+	}));
 
 	router.core('GET', `${base}/by-machine-number/{machineNumber}`, (ctx, { world }) => {
-		const machine = [...world.machines.values()].find((m) => m.companyId === ctx.auth.companyId && m.machineNumber === ctx.params.machineNumber);
-		return { status: 200, json: view(world, ensureAccess(world, ctx.auth, machine, 'Machine with number', ctx.params.machineNumber), withEquipment(ctx)) };
+		const machine = [...world.machines.values()].find(
+			(m) => m.companyId === ctx.auth.companyId && m.machineNumber === ctx.params.machineNumber,
+		);
+		return {
+			status: 200,
+			json: view(
+				world,
+				ensureAccess(world, ctx.auth, machine, 'Machine with number', ctx.params.machineNumber),
+				withEquipment(ctx),
+			),
+		};
 	});
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
@@ -171,7 +246,16 @@ export function registerMachines(router: Router): void {
 		ensureCompany(world, ctx.auth, body.companyId);
 		// Every field not sent goes back to its default; ESG values are set through /esg only and stay.
 		const { fuelConsumptionRate, fuelConsumptionUnit, fuelType } = existing;
-		const replaced = { ...MACHINE_DEFAULTS, fuelConsumptionRate, fuelConsumptionUnit, fuelType, ...body, id: existing.id, createdDateTime: existing.createdDateTime, modifiedDateTime: world.clock.iso() } as Machine;
+		const replaced = {
+			...MACHINE_DEFAULTS,
+			fuelConsumptionRate,
+			fuelConsumptionUnit,
+			fuelType,
+			...body,
+			id: existing.id,
+			createdDateTime: existing.createdDateTime,
+			modifiedDateTime: world.clock.iso(),
+		} as Machine;
 		validate(world, replaced);
 		world.machines.set(existing.id, replaced);
 		return { status: 200, json: replaced };
@@ -184,20 +268,33 @@ export function registerMachines(router: Router): void {
 
 	router.core('PATCH', `${base}/{id}/esg`, async (ctx, { world }) => {
 		const existing = find(world, ctx.auth, ctx.params.id);
-		return { status: 200, json: Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() }) };
+		return {
+			status: 200,
+			json: Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() }),
+		};
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
 		const existing = find(world, ctx.auth, ctx.params.id);
-		if (!deletable(world, existing)) throw badRequest(`Machine ${existing.machineNumber} has linked equipment and cannot be deleted`, 'id', 'NotDeletable');
+		if (!deletable(world, existing))
+			throw badRequest(
+				`Machine ${existing.machineNumber} has linked equipment and cannot be deleted`,
+				'id',
+				'NotDeletable',
+			);
 		world.machines.delete(existing.id);
 		return { status: 204 };
 	});
 
-	router.core('GET', `${base}/is-machine-deletable/{id}`, (ctx, { world }) => ({ status: 200, json: deletable(world, find(world, ctx.auth, ctx.params.id)) }));
+	router.core('GET', `${base}/is-machine-deletable/{id}`, (ctx, { world }) => ({
+		status: 200,
+		json: deletable(world, find(world, ctx.auth, ctx.params.id)),
+	}));
 
 	router.core('GET', '/api/MachineType', (ctx, { world }) => ({
 		status: 200,
-		json: world.machineTypes.filter((t) => t.companyId === ctx.auth.companyId).map(({ typeId, name }) => ({ typeId, name })),
+		json: world.machineTypes
+			.filter((t) => t.companyId === ctx.auth.companyId)
+			.map(({ typeId, name }) => ({ typeId, name })),
 	}));
 }

@@ -29,7 +29,9 @@ function parameter(disposition: string, name: string): string | undefined {
 		try {
 			const value = extended[2].trim();
 			// UTF-8 as RFC 5987 recommends; ISO-8859-1 (the other charset it names) byte by byte.
-			return /^utf-8$/i.test(extended[1]) ? decodeURIComponent(value) : value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+			return /^utf-8$/i.test(extended[1])
+				? decodeURIComponent(value)
+				: value.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 		} catch {
 			throw broken(`the ${name}* parameter is not valid percent-encoding`);
 		}
@@ -65,19 +67,26 @@ export function parseMultipart(body: Buffer, boundary: string): FormPart[] {
 		at += delimiter.length;
 		if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts;
 		while (body[at] === 0x20 || body[at] === 0x09) at++;
-		if (!body.subarray(at, at + 2).equals(CRLF)) throw broken('a boundary line is not followed by a line break');
+		if (!body.subarray(at, at + 2).equals(CRLF))
+			throw broken('a boundary line is not followed by a line break');
 		at += CRLF.length;
 		const headerEnd = body.indexOf(HEADER_END, at);
 		if (headerEnd < 0 || headerEnd - at > MAX_HEADER_BYTES) throw broken('a part has no end of headers');
 		const headers = headersOf(body.subarray(at, headerEnd));
 		const disposition = headers.get('content-disposition');
-		if (!disposition || !/^form-data\b/i.test(disposition)) throw broken('a part has no Content-Disposition: form-data header');
+		if (!disposition || !/^form-data\b/i.test(disposition))
+			throw broken('a part has no Content-Disposition: form-data header');
 		const name = parameter(disposition, 'name');
 		if (name === undefined) throw broken('a part has no name');
 		const contentStart = headerEnd + HEADER_END.length;
 		const contentEnd = body.indexOf(next, contentStart);
 		if (contentEnd < 0) throw broken('the body ends inside a part (no close delimiter)');
-		parts.push({ name, fileName: parameter(disposition, 'filename') || null, contentType: headers.get('content-type') || null, bytes: body.subarray(contentStart, contentEnd) });
+		parts.push({
+			name,
+			fileName: parameter(disposition, 'filename') || null,
+			contentType: headers.get('content-type') || null,
+			bytes: body.subarray(contentStart, contentEnd),
+		});
 		at = contentEnd + CRLF.length;
 	}
 }

@@ -39,8 +39,15 @@ const required = { companyId: key, projectNumber: key };
 
 // Unknown fields are refused (400 naming them): stricter than a lenient server, so a client sending a
 // misspelt field finds out in tests.
-const createSchema = z.object({ ...projectFields, ...linkFields }).partial().extend(required).strict();
-const patchSchema = z.object({ ...projectFields, ...linkFields, ...required }).partial().strict();
+const createSchema = z
+	.object({ ...projectFields, ...linkFields })
+	.partial()
+	.extend(required)
+	.strict();
+const patchSchema = z
+	.object({ ...projectFields, ...linkFields, ...required })
+	.partial()
+	.strict();
 
 /** What a project field is when not sent on create, and what PUT resets it to. */
 export const PROJECT_DEFAULTS = { ...defaultsOf(projectFields), name: null };
@@ -57,8 +64,15 @@ export function projectsByNumber(world: World, callerCompanyId: string, projectN
 }
 
 function ensureUniqueNumber(world: World, companyId: string, projectNumber: string, exceptId?: string): void {
-	const holder = [...world.projects.values()].find((p) => p.companyId === companyId && p.projectNumber === projectNumber);
-	if (holder && holder.id !== exceptId) throw badRequest(`projectNumber ${projectNumber} is already used by another project of the company`, 'projectNumber', 'Duplicate');
+	const holder = [...world.projects.values()].find(
+		(p) => p.companyId === companyId && p.projectNumber === projectNumber,
+	);
+	if (holder && holder.id !== exceptId)
+		throw badRequest(
+			`projectNumber ${projectNumber} is already used by another project of the company`,
+			'projectNumber',
+			'Duplicate',
+		);
 }
 
 /** A project as the API answers it: the template link is back-office data, the customer link is shown. */
@@ -76,7 +90,14 @@ export function registerProjects(router: Router): void {
 		ensureCompany(world, ctx.auth, body.companyId);
 		ensureUniqueNumber(world, body.companyId, body.projectNumber);
 		const now = world.clock.iso();
-		const project = { ...PROJECT_DEFAULTS, ...body, id: world.newId(), customerId: null, createdDateTime: now, modifiedDateTime: now } as Project;
+		const project = {
+			...PROJECT_DEFAULTS,
+			...body,
+			id: world.newId(),
+			customerId: null,
+			createdDateTime: now,
+			modifiedDateTime: now,
+		} as Project;
 		linkCustomer(world, project, customerNumber, body.projectCustomerName);
 		world.projects.set(project.id, project);
 		return { status: 200, json: view(world, project) };
@@ -84,7 +105,9 @@ export function registerProjects(router: Router): void {
 
 	router.core('GET', base, (ctx, { world }) => ({
 		status: 200,
-		json: [...world.projects.values()].filter((p) => p.companyId === ctx.auth.companyId).map((p) => view(world, p)),
+		json: [...world.projects.values()]
+			.filter((p) => p.companyId === ctx.auth.companyId)
+			.map((p) => view(world, p)),
 	}));
 
 	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
@@ -122,9 +145,19 @@ export function registerProjects(router: Router): void {
 		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id);
 		const { customerNumber, ...body } = await ctx.json(patchSchema);
 		if (body.companyId !== undefined) ensureCompany(world, ctx.auth, body.companyId);
-		ensureUniqueNumber(world, body.companyId ?? existing.companyId, body.projectNumber ?? existing.projectNumber, existing.id);
+		ensureUniqueNumber(
+			world,
+			body.companyId ?? existing.companyId,
+			body.projectNumber ?? existing.projectNumber,
+			existing.id,
+		);
 		Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
-		linkCustomer(world, existing, customerNumber, body.projectCustomerName ?? (existing.projectCustomerName as string | null));
+		linkCustomer(
+			world,
+			existing,
+			customerNumber,
+			body.projectCustomerName ?? (existing.projectCustomerName as string | null),
+		);
 		return { status: 200, json: view(world, existing) };
 	});
 

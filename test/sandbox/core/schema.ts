@@ -10,7 +10,12 @@ function calendarDay(value: string): boolean {
 }
 
 /** Fields typed `datetime` in the spec: ISO 8601 (a date, or a date-time with optional offset). */
-export const isoDate = z.string().refine((value) => parseIsoDate(value) !== undefined && calendarDay(value), 'must be an ISO 8601 date or date-time');
+export const isoDate = z
+	.string()
+	.refine(
+		(value) => parseIsoDate(value) !== undefined && calendarDay(value),
+		'must be an ISO 8601 date or date-time',
+	);
 
 /** Work-break start times. */
 export const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:mm');
@@ -26,7 +31,10 @@ export function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
 	const parsed = schema.safeParse(element);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
-		throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '), String(issue?.path[0] ?? 'item'));
+		throw badRequest(
+			parsed.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '),
+			String(issue?.path[0] ?? 'item'),
+		);
 	}
 	return parsed.data;
 }
@@ -35,7 +43,10 @@ export function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
  * The fields a record has when they are neither sent nor inherited: booleans false and the listed money
  * fields 0; any other field is absent. Create starts from it and PUT resets to it.
  */
-export function defaultsOf(fields: Record<string, z.ZodTypeAny>, zeroes: readonly string[] = []): Record<string, unknown> {
+export function defaultsOf(
+	fields: Record<string, z.ZodTypeAny>,
+	zeroes: readonly string[] = [],
+): Record<string, unknown> {
 	const defaults: Record<string, unknown> = {};
 	for (const [name, schema] of Object.entries(fields)) {
 		if (zeroes.includes(name)) defaults[name] = 0;

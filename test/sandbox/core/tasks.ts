@@ -64,10 +64,16 @@ const taskFields = {
 };
 const required = { companyId: key, projectId: key, externalId: key };
 const createSchema = z.object(taskFields).partial().extend(required).strict();
-const patchSchema = z.object({ ...taskFields, ...required }).partial().strict();
+const patchSchema = z
+	.object({ ...taskFields, ...required })
+	.partial()
+	.strict();
 
 /** What a work order field is when neither sent nor inherited; rule 6: PUT resets to these (costPrice 0, SJA false). */
-export const TASK_DEFAULTS = { ...defaultsOf(taskFields, ['fixedResourcePrice', 'costPrice', 'price']), name: null };
+export const TASK_DEFAULTS = {
+	...defaultsOf(taskFields, ['fixedResourcePrice', 'costPrice', 'price']),
+	name: null,
+};
 
 /** Templates are back-office objects: the API neither lists nor finds them. */
 export const apiTask = (world: World, id: string): Task | undefined => {
@@ -80,33 +86,76 @@ function ensureTask(world: World, caller: Caller, id: string): Task {
 }
 
 /** The project must exist, be accessible and belong to the work order's company. */
-function ensureProjectOf(world: World, caller: Caller, task: { companyId: string; projectId: string }): Project {
+function ensureProjectOf(
+	world: World,
+	caller: Caller,
+	task: { companyId: string; projectId: string },
+): Project {
 	ensureCompany(world, caller, task.companyId);
 	const project = ensureAccess(world, caller, world.projects.get(task.projectId), 'Project', task.projectId);
-	if (project.companyId !== task.companyId) throw badRequest(`projectId ${task.projectId} belongs to another company than companyId ${task.companyId}`, 'projectId');
+	if (project.companyId !== task.companyId)
+		throw badRequest(
+			`projectId ${task.projectId} belongs to another company than companyId ${task.companyId}`,
+			'projectId',
+		);
 	return project;
 }
 
-const children = (world: World, id: string) => [...world.tasks.values()].filter((t) => t.parentActivityId === id);
+const children = (world: World, id: string) =>
+	[...world.tasks.values()].filter((t) => t.parentActivityId === id);
 
 /**
  * externalId unique within the project; a parent is a work order of the same project marked `isParent`,
  * never the work order itself or one of its descendants; a work order with sub-orders stays a parent.
  */
-function validate(world: World, task: { id?: string; projectId: string; externalId: string; parentActivityId?: unknown; isParent?: unknown }): void {
+function validate(
+	world: World,
+	task: {
+		id?: string;
+		projectId: string;
+		externalId: string;
+		parentActivityId?: unknown;
+		isParent?: unknown;
+	},
+): void {
 	for (const other of world.tasks.values()) {
-		if (other.projectId === task.projectId && other.externalId === task.externalId && other.id !== task.id && !other.isTemplate) {
-			throw badRequest(`externalId ${task.externalId} is already used by another work order of the project`, 'externalId', 'Duplicate');
+		if (
+			other.projectId === task.projectId &&
+			other.externalId === task.externalId &&
+			other.id !== task.id &&
+			!other.isTemplate
+		) {
+			throw badRequest(
+				`externalId ${task.externalId} is already used by another work order of the project`,
+				'externalId',
+				'Duplicate',
+			);
 		}
 	}
 	if (typeof task.parentActivityId === 'string') {
 		const parentId = task.parentActivityId;
 		const parent = apiTask(world, parentId);
-		if (!parent || parent.projectId !== task.projectId) throw badRequest(`parentActivityId ${parentId} is not a work order of the same project`, 'parentActivityId');
-		if (parent.isParent !== true) throw badRequest(`parentActivityId ${parentId} is not marked as a parent: set isParent true on it first`, 'parentActivityId');
+		if (!parent || parent.projectId !== task.projectId)
+			throw badRequest(
+				`parentActivityId ${parentId} is not a work order of the same project`,
+				'parentActivityId',
+			);
+		if (parent.isParent !== true)
+			throw badRequest(
+				`parentActivityId ${parentId} is not marked as a parent: set isParent true on it first`,
+				'parentActivityId',
+			);
 		const seen = new Set<string>();
-		for (let ancestor: Task | undefined = parent; ancestor && !seen.has(ancestor.id); ancestor = world.tasks.get(String(ancestor.parentActivityId))) {
-			if (ancestor.id === task.id) throw badRequest(`parentActivityId ${parentId} would nest the work order under itself`, 'parentActivityId');
+		for (
+			let ancestor: Task | undefined = parent;
+			ancestor && !seen.has(ancestor.id);
+			ancestor = world.tasks.get(String(ancestor.parentActivityId))
+		) {
+			if (ancestor.id === task.id)
+				throw badRequest(
+					`parentActivityId ${parentId} would nest the work order under itself`,
+					'parentActivityId',
+				);
 			seen.add(ancestor.id);
 		}
 	}
@@ -124,15 +173,32 @@ export function registerTasks(router: Router): void {
 		validate(world, body);
 		// Rules 2–5: omitted settings come from the template; identity, dates, quantities never do; never a template.
 		const template = project.templateTaskId ? world.tasks.get(project.templateTaskId) : undefined;
-		const inherited = template ? Object.fromEntries(INHERITED_SETTINGS.filter((field) => template[field] !== undefined).map((field) => [field, template[field]])) : {};
+		const inherited = template
+			? Object.fromEntries(
+					INHERITED_SETTINGS.filter((field) => template[field] !== undefined).map((field) => [
+						field,
+						template[field],
+					]),
+				)
+			: {};
 		const now = world.clock.iso();
-		const task = { ...TASK_DEFAULTS, ...inherited, ...body, id: world.newId(), isTemplate: false, createdDateTime: now, modifiedDateTime: now } as Task;
+		const task = {
+			...TASK_DEFAULTS,
+			...inherited,
+			...body,
+			id: world.newId(),
+			isTemplate: false,
+			createdDateTime: now,
+			modifiedDateTime: now,
+		} as Task;
 		world.tasks.set(task.id, task);
 		return { status: 200, json: task };
 	});
 
-	const visible = (world: World, companyId: string) => [...world.tasks.values()].filter((t) => !t.isTemplate && world.canAccessCompany(companyId, t.companyId));
-	const inProjects = (world: World, companyId: string, projectIds: Set<string>) => visible(world, companyId).filter((t) => projectIds.has(t.projectId));
+	const visible = (world: World, companyId: string) =>
+		[...world.tasks.values()].filter((t) => !t.isTemplate && world.canAccessCompany(companyId, t.companyId));
+	const inProjects = (world: World, companyId: string, projectIds: Set<string>) =>
+		visible(world, companyId).filter((t) => projectIds.has(t.projectId));
 	const byProjectNumber = (world: World, companyId: string, projectNumber: string) => {
 		const projects = projectsByNumber(world, companyId, projectNumber);
 		if (projects.length === 0) throw notFound(`Project with number ${projectNumber} was not found`);
@@ -140,7 +206,9 @@ export function registerTasks(router: Router): void {
 		return projects.flatMap((project) => inProjects(world, companyId, new Set([project.id])));
 	};
 	const byExternalProjectNumber = (world: World, companyId: string, number: string) => {
-		const projects = [...world.projects.values()].filter((p) => world.canAccessCompany(companyId, p.companyId) && p.externalProjectNumber === number);
+		const projects = [...world.projects.values()].filter(
+			(p) => world.canAccessCompany(companyId, p.companyId) && p.externalProjectNumber === number,
+		);
 		if (projects.length === 0) throw notFound(`Project with external number ${number} was not found`);
 		return inProjects(world, companyId, new Set(projects.map((p) => p.id)));
 	};
@@ -148,43 +216,89 @@ export function registerTasks(router: Router): void {
 	 * The spec's "task number" is the work order's externalId (the only number a work order has; see README.md).
 	 * It is unique per project, so several matches come from same-numbered projects of the company structure.
 	 */
-	const byTaskNumber = (tasks: Task[], taskNumber: string) => tasks.filter((t) => t.externalId === taskNumber);
+	const byTaskNumber = (tasks: Task[], taskNumber: string) =>
+		tasks.filter((t) => t.externalId === taskNumber);
 
 	router.core('GET', `${base}/project/{projectId}`, (ctx, { world }) => {
-		const project = ensureAccess(world, ctx.auth, world.projects.get(ctx.params.projectId), 'Project', ctx.params.projectId);
+		const project = ensureAccess(
+			world,
+			ctx.auth,
+			world.projects.get(ctx.params.projectId),
+			'Project',
+			ctx.params.projectId,
+		);
 		return { status: 200, json: inProjects(world, ctx.auth.companyId, new Set([project.id])) };
 	});
-	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => ({ status: 200, json: byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber) }));
+	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => ({
+		status: 200,
+		json: byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
+	}));
 	router.core('GET', `${base}/by-external-project-number/{externalProjectNumber}`, (ctx, { world }) => ({
 		status: 200,
 		json: byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber),
 	}));
-	router.core('GET', `${base}/by-project-number/{projectNumber}/by-task-number/{taskNumber}`, (ctx, { world }) => {
-		const [first] = byTaskNumber(byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber), ctx.params.taskNumber);
-		if (!first) throw notFound(`Work order ${ctx.params.taskNumber} was not found in project ${ctx.params.projectNumber}`);
-		return { status: 200, json: first };
-	});
-	router.core('GET', `${base}/by-project-number/{projectNumber}/by-task-number/{taskNumber}/list`, (ctx, { world }) => ({
-		status: 200,
-		json: byTaskNumber(byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber), ctx.params.taskNumber),
-	}));
-	router.core('GET', `${base}/by-external-project-number/{externalProjectNumber}/by-external-id/{externalId}`, (ctx, { world }) => {
-		const match = byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber).find((t) => t.externalId === ctx.params.externalId);
-		if (!match) throw notFound(`Work order with external id ${ctx.params.externalId} was not found in project ${ctx.params.externalProjectNumber}`);
-		return { status: 200, json: match };
-	});
+	router.core(
+		'GET',
+		`${base}/by-project-number/{projectNumber}/by-task-number/{taskNumber}`,
+		(ctx, { world }) => {
+			const [first] = byTaskNumber(
+				byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
+				ctx.params.taskNumber,
+			);
+			if (!first)
+				throw notFound(
+					`Work order ${ctx.params.taskNumber} was not found in project ${ctx.params.projectNumber}`,
+				);
+			return { status: 200, json: first };
+		},
+	);
+	router.core(
+		'GET',
+		`${base}/by-project-number/{projectNumber}/by-task-number/{taskNumber}/list`,
+		(ctx, { world }) => ({
+			status: 200,
+			json: byTaskNumber(
+				byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
+				ctx.params.taskNumber,
+			),
+		}),
+	);
+	router.core(
+		'GET',
+		`${base}/by-external-project-number/{externalProjectNumber}/by-external-id/{externalId}`,
+		(ctx, { world }) => {
+			const match = byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber).find(
+				(t) => t.externalId === ctx.params.externalId,
+			);
+			if (!match)
+				throw notFound(
+					`Work order with external id ${ctx.params.externalId} was not found in project ${ctx.params.externalProjectNumber}`,
+				);
+			return { status: 200, json: match };
+		},
+	);
 	router.core('GET', `${base}/by-production-code/{externalDim01}`, (ctx, { world }) => ({
 		status: 200,
 		json: visible(world, ctx.auth.companyId).filter((t) => t.externalDim01 === ctx.params.externalDim01),
 	}));
-	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({ status: 200, json: ensureTask(world, ctx.auth, ctx.params.id) }));
+	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
+		status: 200,
+		json: ensureTask(world, ctx.auth, ctx.params.id),
+	}));
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
 		const existing = ensureTask(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(createSchema);
 		ensureProjectOf(world, ctx.auth, body);
 		// Rule 6: a full update resets what is not sent, without consulting the template.
-		const replaced = { ...TASK_DEFAULTS, ...body, id: existing.id, isTemplate: false, createdDateTime: existing.createdDateTime, modifiedDateTime: world.clock.iso() } as Task;
+		const replaced = {
+			...TASK_DEFAULTS,
+			...body,
+			id: existing.id,
+			isTemplate: false,
+			createdDateTime: existing.createdDateTime,
+			modifiedDateTime: world.clock.iso(),
+		} as Task;
 		validate(world, replaced);
 		world.tasks.set(existing.id, replaced);
 		return { status: 200, json: replaced };
@@ -194,7 +308,8 @@ export function registerTasks(router: Router): void {
 		const existing = ensureTask(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(patchSchema);
 		const merged = { ...existing, ...body };
-		if (body.companyId !== undefined || body.projectId !== undefined) ensureProjectOf(world, ctx.auth, merged);
+		if (body.companyId !== undefined || body.projectId !== undefined)
+			ensureProjectOf(world, ctx.auth, merged);
 		validate(world, merged);
 		Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
 		return { status: 200, json: existing };
@@ -202,14 +317,17 @@ export function registerTasks(router: Router): void {
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
 		const existing = ensureTask(world, ctx.auth, ctx.params.id);
-		if (children(world, existing.id).length > 0) throw badRequest(`Work order ${existing.externalId} has sub-orders: delete or move them first`, 'id');
+		if (children(world, existing.id).length > 0)
+			throw badRequest(`Work order ${existing.externalId} has sub-orders: delete or move them first`, 'id');
 		world.tasks.delete(existing.id);
 		return { status: 204 };
 	});
 
 	// The template is set in the web back office (rule 1); tests set it here. It replaces any earlier template.
 	router.control('POST', '/__sandbox/template', async (ctx, { world }) => {
-		const { projectId, fields } = await ctx.json(z.object({ projectId: key, fields: z.object(taskFields).partial().strict().default({}) }).strict());
+		const { projectId, fields } = await ctx.json(
+			z.object({ projectId: key, fields: z.object(taskFields).partial().strict().default({}) }).strict(),
+		);
 		const project = world.projects.get(projectId);
 		if (!project) throw notFound(`Project ${projectId} was not found`);
 		const now = world.clock.iso();
