@@ -36,8 +36,11 @@ export function freePort(): Promise<number> {
 	});
 }
 
-/** `npm pack` of the built package (run `npm run build` first); returns the tarball's path. */
-export function packPackage(destination = join(ROOT, '.e2e', 'pack')): string {
+/**
+ * `npm pack` of the built package (run `npm run build` first); returns the tarball's path. The folder is this
+ * process's own, so tests, the demo and benchmarks running at once never remove each other's tarball.
+ */
+export function packPackage(destination = join(ROOT, '.e2e', 'pack', String(process.pid))): string {
 	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
 	const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 	// A build running at the same time cleans dist/ first: give it up to a minute to finish.
