@@ -421,6 +421,66 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	return instance;
 }
 
+export interface N8nWorker {
+	process: ChildProcess;
+	logTail(lines?: number): string;
+	/** The whole worker log (to see which executions it ran). */
+	log(): string;
+	stop(): Promise<void>;
+}
+
+/**
+ * Queue mode: an `n8n worker` beside a main started with `EXECUTIONS_MODE=queue` (same user folder, database,
+ * encryption key and Redis, so it loads the same community packages). Resolves once the worker is ready.
+ */
+export async function startWorker(main: N8nInstance, readySeconds = 90): Promise<N8nWorker> {
+	const env = { ...main.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), QUEUE_HEALTH_CHECK_PORT: String(await freePort()) };
+	const logFile = join(main.userFolder, 'worker.log');
+	writeFileSync(logFile, '');
+	const logFd = openSync(logFile, 'a');
+	const child = spawn(node24(), [N8N_BIN, 'worker', '--concurrency=2'], { cwd: main.userFolder, env, detached: true, stdio: ['ignore', logFd, logFd] });
+	closeSync(logFd);
+	if (child.pid) running.add(child.pid);
+	let exited = false;
+	const exitPromise = new Promise<void>((resolveExit) =>
+		child.on('exit', () => {
+			exited = true;
+			if (child.pid) running.delete(child.pid);
+			resolveExit();
+		}),
+	);
+	const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+	const logTail = (lines = 40) => log().split('\n').slice(-lines).join('\n');
+	const stop = async () => {
+		if (exited || !child.pid) return;
+		try {
+			process.kill(-child.pid, 'SIGTERM');
+		} catch {
+			// Already gone.
+		}
+		const timer = setTimeout(() => {
+			try {
+				if (child.pid) process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				// Already gone.
+			}
+		}, 15_000);
+		await exitPromise;
+		clearTimeout(timer);
+	};
+	const until = Date.now() + readySeconds * 1000;
+	// n8n 2.41.1 prints this once the worker listens to the queue.
+	while (!/n8n worker is now ready/i.test(log())) {
+		if (exited || Date.now() > until) {
+			const tail = logTail();
+			await stop();
+			throw new Error(`n8n worker ${exited ? 'exited' : `was not ready after ${readySeconds} s`}:\n${tail}`);
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	return { process: child, log, logTail, stop };
+}
+
 /** The JSON `n8n execute --rawOutput` prints after its log lines (from the first line that starts with `{`). */
 function runData(stdout: string): any {
 	const lines = stdout.split('\n');
