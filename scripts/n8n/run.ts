@@ -221,6 +221,55 @@ process.on('exit', () => {
 	}
 });
 
+interface SpawnedN8n {
+	child: ChildProcess;
+	readonly exited: boolean;
+	log(): string;
+	logTail(lines?: number): string;
+	/** SIGTERM to the whole process group (n8n and its task runner), SIGKILL after 15 s. */
+	stop(): Promise<void>;
+}
+
+/** `n8n <command>` in its own process group, its output appended to `logFile` (or inherited). */
+function spawnN8n(command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessEnv, logFile: string, inheritOutput = false): SpawnedN8n {
+	const logFd = openSync(logFile, 'a');
+	const args = command === 'worker' ? [N8N_BIN, 'worker', '--concurrency=2'] : [N8N_BIN, command];
+	const child = spawn(node24(), args, { cwd, env, detached: true, stdio: ['ignore', inheritOutput ? 'inherit' : logFd, inheritOutput ? 'inherit' : logFd] });
+	closeSync(logFd);
+	let exited = false;
+	if (child.pid) running.add(child.pid);
+	const exitPromise = new Promise<void>((resolveExit) =>
+		child.on('exit', () => {
+			exited = true;
+			if (child.pid) running.delete(child.pid);
+			resolveExit();
+		}),
+	);
+	const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+	const signal = (name: NodeJS.Signals) => {
+		try {
+			if (child.pid) process.kill(-child.pid, name);
+		} catch {
+			// Already gone.
+		}
+	};
+	return {
+		child,
+		get exited() {
+			return exited;
+		},
+		log,
+		logTail: (lines = 40) => log().split('\n').slice(-lines).join('\n') || '(no log)',
+		async stop() {
+			if (exited || !child.pid) return;
+			signal('SIGTERM');
+			const timer = setTimeout(() => signal('SIGKILL'), 15_000);
+			await exitPromise;
+			clearTimeout(timer);
+		},
+	};
+}
+
 /** Starts n8n and waits until it is ready. The owner and API key are created by `setupOwner`/`createApiKey`. */
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
 	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed: run \`npx tsx scripts/n8n/install.ts\` first (${N8N_BIN} is missing)`);
@@ -239,59 +288,19 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 
 	const port = options.port ?? (await freePort());
 	const env = n8nEnv(userFolder, port, await freePort(), options.env);
-	const logFile = join(userFolder, 'n8n.log');
-	const logFd = openSync(logFile, 'a');
 	const started = Date.now();
-	// Own process group, so stop() also ends n8n's task runner.
-	const child = spawn(node24(), [N8N_BIN, 'start'], {
-		cwd: userFolder,
-		env,
-		detached: true,
-		stdio: ['ignore', options.inheritOutput ? 'inherit' : logFd, options.inheritOutput ? 'inherit' : logFd],
-	});
-	closeSync(logFd);
-	let exited = false;
-	if (child.pid) running.add(child.pid);
-	const exitPromise = new Promise<void>((resolveExit) =>
-		child.on('exit', () => {
-			exited = true;
-			if (child.pid) running.delete(child.pid);
-			resolveExit();
-		}),
-	);
+	const n8nProcess = spawnN8n('start', userFolder, env, join(userFolder, 'n8n.log'), options.inheritOutput);
+	const { child, logTail } = n8nProcess;
+	const exited = () => n8nProcess.exited;
 	const url = `http://localhost:${port}`;
-
-	const logTail = (lines = 40) => {
-		try {
-			return readFileSync(logFile, 'utf8').split('\n').slice(-lines).join('\n');
-		} catch {
-			return '(no log)';
-		}
-	};
-
 	const stop = async () => {
-		if (!exited && child.pid) {
-			try {
-				process.kill(-child.pid, 'SIGTERM');
-			} catch {
-				// Already gone.
-			}
-			const timer = setTimeout(() => {
-				try {
-					if (child.pid) process.kill(-child.pid, 'SIGKILL');
-				} catch {
-					// Already gone.
-				}
-			}, 15_000);
-			await exitPromise;
-			clearTimeout(timer);
-		}
+		await n8nProcess.stop();
 		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
 	};
 
 	const deadline = started + (options.readyTimeout ?? 120) * 1000;
 	for (;;) {
-		if (exited) {
+		if (exited()) {
 			const tail = logTail();
 			await stop();
 			throw new Error(`n8n exited before it was ready:\n${tail}`);
@@ -436,49 +445,21 @@ export interface N8nWorker {
 export async function startWorker(main: N8nInstance, readySeconds = 90): Promise<N8nWorker> {
 	const env = { ...main.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), QUEUE_HEALTH_CHECK_PORT: String(await freePort()) };
 	const logFile = join(main.userFolder, 'worker.log');
+	// A fresh log: readiness is read from it.
 	writeFileSync(logFile, '');
-	const logFd = openSync(logFile, 'a');
-	const child = spawn(node24(), [N8N_BIN, 'worker', '--concurrency=2'], { cwd: main.userFolder, env, detached: true, stdio: ['ignore', logFd, logFd] });
-	closeSync(logFd);
-	if (child.pid) running.add(child.pid);
-	let exited = false;
-	const exitPromise = new Promise<void>((resolveExit) =>
-		child.on('exit', () => {
-			exited = true;
-			if (child.pid) running.delete(child.pid);
-			resolveExit();
-		}),
-	);
-	const log = () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
-	const logTail = (lines = 40) => log().split('\n').slice(-lines).join('\n');
-	const stop = async () => {
-		if (exited || !child.pid) return;
-		try {
-			process.kill(-child.pid, 'SIGTERM');
-		} catch {
-			// Already gone.
-		}
-		const timer = setTimeout(() => {
-			try {
-				if (child.pid) process.kill(-child.pid, 'SIGKILL');
-			} catch {
-				// Already gone.
-			}
-		}, 15_000);
-		await exitPromise;
-		clearTimeout(timer);
-	};
+	const worker = spawnN8n('worker', main.userFolder, env, logFile);
+	const { logTail, stop } = worker;
 	const until = Date.now() + readySeconds * 1000;
 	// n8n 2.41.1 prints this once the worker listens to the queue.
-	while (!/n8n worker is now ready/i.test(log())) {
-		if (exited || Date.now() > until) {
+	while (!/n8n worker is now ready/i.test(worker.log())) {
+		if (worker.exited || Date.now() > until) {
 			const tail = logTail();
 			await stop();
-			throw new Error(`n8n worker ${exited ? 'exited' : `was not ready after ${readySeconds} s`}:\n${tail}`);
+			throw new Error(`n8n worker ${worker.exited ? 'exited' : `was not ready after ${readySeconds} s`}:\n${tail}`);
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
-	return { process: child, log, logTail, stop };
+	return { process: worker.child, log: worker.log, logTail, stop };
 }
 
 /** The JSON `n8n execute --rawOutput` prints after its log lines (from the first line that starts with `{`). */

@@ -11,18 +11,9 @@ import { join } from 'node:path';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
+import { callWebhook, sandboxCredentialData } from './fixtures';
 
 const timings: Record<string, number> = {};
-
-/** POSTs to a production webhook; retries briefly while n8n registers it after activation. */
-async function callWebhook(n8n: N8nInstance, path: string): Promise<Response> {
-	for (let attempt = 0; ; attempt++) {
-		const answer = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		if (answer.status !== 404 || attempt >= 20) return answer;
-		await answer.arrayBuffer();
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
 
 describe('real n8n with n8n-nodes-fieldops installed', () => {
 	const sb = useSandbox();
@@ -31,21 +22,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 	let credentialForCli = '';
 	let projectIds: string[] = [];
 
-	const credentialData = (secret?: string) => {
-		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
-		return {
-			environment: 'test',
-			coreUrl: sb().coreUrl,
-			reportingUrl: sb().reportingUrl,
-			identityUrl: sb().identityUrl,
-			machineStateUrl: sb().machineStateUrl,
-			clientId: admin.clientId,
-			clientSecret: secret ?? admin.clientSecret,
-			useCoreApi: true,
-			useReportingApi: true,
-			useMachineStateApi: false,
-		};
-	};
+	const credentialData = (secret?: string) => sandboxCredentialData(sb(), secret ? { clientSecret: secret } : {});
 
 	beforeAll(async () => {
 		const started = Date.now();
@@ -252,13 +229,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		mail.append('subject', `[${project.projectNumber}] Reviderte tegninger`);
 		mail.append('attachment_0', new Blob(['%PDF-1.4 A'], { type: 'application/pdf' }), 'Tegning A.pdf');
 		mail.append('attachment_1', new Blob(['%PDF-1.4 B'], { type: 'application/pdf' }), 'Tegning_bærevegg_ø.pdf');
-		let answer: Response;
-		for (let attempt = 0; ; attempt++) {
-			answer = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', body: mail });
-			if (answer.status !== 404 || attempt >= 20) break;
-			await answer.arrayBuffer();
-			await new Promise((r) => setTimeout(r, 250));
-		}
+		const answer = await callWebhook(n8n, path, mail);
 		const text = await answer.text();
 		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
 		const [result] = JSON.parse(text) as { successful: boolean; section: string; files: { name: string; size: number }[] }[];

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { CREDENTIAL_TYPE, NODE_TYPE, freePort, startN8n, startWorker, type N8nInstance, type N8nWorker } from '../../scripts/n8n/run';
+import { callWebhook, sandboxCredentialData } from './fixtures';
 
 jest.setTimeout(4 * 60_000);
 
@@ -57,18 +58,7 @@ describe('queue mode: main + worker + Redis', () => {
 	it('runs a Field Ops workflow on the worker', async () => {
 		if (!main || !worker) throw new Error('not started');
 		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
-		const credentialId = await main.createCredential('Field Ops account', CREDENTIAL_TYPE, {
-			environment: 'test',
-			coreUrl: sb().coreUrl,
-			reportingUrl: sb().reportingUrl,
-			identityUrl: sb().identityUrl,
-			machineStateUrl: sb().machineStateUrl,
-			clientId: admin.clientId,
-			clientSecret: admin.clientSecret,
-			useCoreApi: true,
-			useReportingApi: false,
-			useMachineStateApi: false,
-		});
+		const credentialId = await main.createCredential('Field Ops account', CREDENTIAL_TYPE, sandboxCredentialData(sb(), { useReportingApi: false }));
 		const path = randomUUID();
 		const workflowId = await main.importWorkflow({
 			name: 'Field Ops in queue mode',
@@ -88,13 +78,7 @@ describe('queue mode: main + worker + Redis', () => {
 		});
 		await main.activateWorkflow(workflowId);
 
-		let answer: Response;
-		for (let attempt = 0; ; attempt++) {
-			answer = await fetch(`${main.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			if (answer.status !== 404 || attempt >= 40) break;
-			await answer.arrayBuffer();
-			await new Promise((r) => setTimeout(r, 250));
-		}
+		const answer = await callWebhook(main, path);
 		const text = await answer.text();
 		expect({ status: answer.status, text: answer.status === 200 ? '' : `${text}\n${main.logTail(20)}\n${worker.logTail(20)}` }).toEqual({ status: 200, text: '' });
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { CREDENTIAL_TYPE, startN8n, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
+import { sandboxCredentialData } from './fixtures';
 
 const FEED_ROUTE = 'GET /v1/incident-registrations';
 // n8n polls once a minute at a random second; allow for a slow start and a loaded machine.
@@ -67,18 +68,7 @@ describe('Field Ops Trigger activated in real n8n', () => {
 		n8n = await startN8n({ userFolder });
 		await n8n.setupOwner();
 		const apiKey = await n8n.createApiKey();
-		const credentialId = await n8n.createCredential('Field Ops account', CREDENTIAL_TYPE, {
-			environment: 'test',
-			coreUrl: sb().coreUrl,
-			reportingUrl: sb().reportingUrl,
-			identityUrl: sb().identityUrl,
-			machineStateUrl: sb().machineStateUrl,
-			clientId: admin.clientId,
-			clientSecret: admin.clientSecret,
-			useCoreApi: true,
-			useReportingApi: true,
-			useMachineStateApi: false,
-		});
+		const credentialId = await n8n.createCredential('Field Ops account', CREDENTIAL_TYPE, sandboxCredentialData(sb()));
 		// The example as users import it; only the e-mail node becomes a No-Op (no mail server here).
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const example = require('../../examples/new-incident-notify.json') as WorkflowFile;
