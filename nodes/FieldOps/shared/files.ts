@@ -1,7 +1,7 @@
-import type { IBinaryData, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, IN8nHttpFullResponse, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from './constants';
-import { fieldOpsApiError } from './errors';
+import { asNodeError, fieldOpsApiError } from './errors';
 import { ensureFreshToken } from './token';
 import { apiBaseUrl } from './transport';
 
@@ -71,4 +71,32 @@ export async function downloadCoreFile(
 		.trim();
 	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : undefined;
 	return await context.helpers.prepareBinaryData(response.body as Buffer, fileName, mimeType);
+}
+
+/**
+ * One download per input item (Document → Download, Lookup → Download File): the bytes into the item's binary
+ * property, only what describes the file in json. With Continue On Fail a failed item carries its error and
+ * the other files are still downloaded.
+ */
+export async function downloadPerItem(
+	context: IExecuteFunctions,
+	locate: (itemIndex: number) => Promise<{ url: string; fallbackName: string; what?: string; json: IDataObject }>,
+): Promise<INodeExecutionData[][]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
+		try {
+			const { url, fallbackName, what, json } = await locate(itemIndex);
+			const property = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+			const binary = await downloadCoreFile(context, url, fallbackName, itemIndex, what);
+			output.push({
+				json: { ...json, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize },
+				binary: { [property]: binary },
+				pairedItem: { item: itemIndex },
+			});
+		} catch (error) {
+			if (!context.continueOnFail()) throw asNodeError(context.getNode(), error, itemIndex);
+			output.push({ json: { error: (error as Error).message }, error: error as NodeOperationError, pairedItem: { item: itemIndex } });
+		}
+	}
+	return [output];
 }

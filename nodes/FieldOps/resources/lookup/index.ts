@@ -1,7 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../shared/errors';
-import { downloadCoreFile } from '../../shared/files';
+import { downloadPerItem } from '../../shared/files';
 import { returnAllOrLimit } from '../../shared/fields';
 import { projectLocator } from '../../shared/locators';
 import { codeOperation, operation } from '../../shared/routing';
@@ -27,27 +26,13 @@ const activeInactiveAll: INodeProperties = {
 
 /** Download File: the bytes into a binary property, with the file's own name and type. */
 const downloadFile: CustomOperation = async function (this: IExecuteFunctions) {
-	const output: INodeExecutionData[] = [];
 	const base = await apiBaseUrl(this, 'core');
-	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
-		try {
-			const id = String(this.getNodeParameter('fileReferenceId', itemIndex)).trim();
-			const size = this.getNodeParameter('maxDimension', itemIndex, '') as string;
-			const property = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
-			const url = `${base}/api/file/${encodeURIComponent(id)}${size ? `?MaxDimension=${size}` : ''}`;
-			const binary = await downloadCoreFile(this, url, `file-${id}`, itemIndex);
-			output.push({
-				json: { fileReferenceId: id, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize, maxDimension: size || null },
-				binary: { [property]: binary },
-				pairedItem: { item: itemIndex },
-			});
-		} catch (error) {
-			// Continue On Fail: the item carries the error and the other files are still downloaded
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output.push({ json: { error: (error as Error).message }, error: error as NodeOperationError, pairedItem: { item: itemIndex } });
-		}
-	}
-	return [output];
+	return await downloadPerItem(this, async (itemIndex) => {
+		const id = String(this.getNodeParameter('fileReferenceId', itemIndex)).trim();
+		const size = this.getNodeParameter('maxDimension', itemIndex, '') as string;
+		const url = `${base}/api/file/${encodeURIComponent(id)}${size ? `?MaxDimension=${size}` : ''}`;
+		return { url, fallbackName: `file-${id}`, json: { fileReferenceId: id, maxDimension: size || null } };
+	});
 };
 
 const properties: INodeProperties[] = [
