@@ -1,10 +1,11 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../sandbox/server';
 import type { N8nHarness, WorkflowJson } from '../harness';
 
 export const FIELD_OPS_NODE = 'n8n-nodes-fieldops.fieldOps';
 export const CREDENTIAL_ID = 'fieldops-sandbox';
+export const TRIGGER = 'Field Ops Trigger';
 
 /** Stores a Field Ops credential for one of the sandbox's clients, as a user would fill it in. */
 export function useSandboxCredential(harness: N8nHarness, sb: RunningSandbox, clientId = 'fieldops-admin', id = CREDENTIAL_ID): void {
@@ -51,5 +52,24 @@ export function fieldOpsWorkflow(parameters: INodeParameters, options: { credent
 		connections: {
 			'When clicking ‘Execute workflow’': { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] },
 		},
+	};
+}
+
+/** A workflow with only the Field Ops Trigger (polled every minute when active; tests poll it directly). */
+export function triggerWorkflow(parameters: IDataObject): WorkflowJson {
+	return {
+		name: 'Field Ops Trigger test',
+		nodes: [
+			{
+				id: 't1',
+				name: TRIGGER,
+				type: 'n8n-nodes-fieldops.fieldOpsTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+				credentials: { fieldOpsOAuth2Api: { id: CREDENTIAL_ID, name: 'Field Ops sandbox' } },
+			},
+		],
+		connections: {},
 	};
 }

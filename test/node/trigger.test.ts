@@ -1,29 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { WorkflowJson } from '../harness';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
-import { CREDENTIAL_ID, useSandboxCredential } from '../helpers/workflows';
-
-const TRIGGER = 'Field Ops Trigger';
-
-function triggerWorkflow(parameters: IDataObject): WorkflowJson {
-	return {
-		name: 'Trigger test',
-		nodes: [
-			{
-				id: 't1',
-				name: TRIGGER,
-				type: 'n8n-nodes-fieldops.fieldOpsTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
-				credentials: { fieldOpsOAuth2Api: { id: CREDENTIAL_ID, name: 'Field Ops sandbox' } },
-			},
-		],
-		connections: {},
-	};
-}
+import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';
 
 describe('Field Ops Trigger', () => {
 	const sb = useSandbox({ scale: 50 });

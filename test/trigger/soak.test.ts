@@ -1,18 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fingerprintOf } from '../../nodes/FieldOpsTrigger/cursor';
-import type { WorkflowJson } from '../harness';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
-import { CREDENTIAL_ID, useSandboxCredential } from '../helpers/workflows';
+import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';
 import { Rng } from '../sandbox/rng';
 
 /**
  * Soak: random creates, edits and deletes between and during polls, with 500s, dropped connections, token
  * expiry and a refused (403) poll; the emitted stream must match the sandbox's ground truth exactly.
  */
-
-const TRIGGER = 'Field Ops Trigger';
 
 interface SoakFeed {
 	feed: string;
@@ -26,24 +23,8 @@ const FEEDS: SoakFeed[] = [
 	{ feed: 'incidentRegistrations', kind: 'incident-registrations', path: '/v1/incident-registrations', tombstones: false },
 ];
 
-function workflow(feed: string, maxPerPoll: number): WorkflowJson {
-	return {
-		name: 'Soak',
-		nodes: [
-			{
-				id: 't1',
-				name: TRIGGER,
-				type: 'n8n-nodes-fieldops.fieldOpsTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				// A short re-read window: the sandbox writes in real time, and short windows keep each poll small.
-				parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, feed, options: { maxPerPoll, overlapSeconds: 5 } },
-				credentials: { fieldOpsOAuth2Api: { id: CREDENTIAL_ID, name: 'Field Ops sandbox' } },
-			},
-		],
-		connections: {},
-	};
-}
+// A short re-read window: the sandbox writes in real time, and short windows keep each poll small.
+const workflow = (feed: string, maxPerPoll: number) => triggerWorkflow({ feed, options: { maxPerPoll, overlapSeconds: 5 } });
 
 /**
  * A record's content without the tombstone fields (only incremental reads of tombstone feeds carry them) and
