@@ -109,7 +109,7 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 		stats: () => control('GET', '/stats'),
 		resetStats: () => control('DELETE', '/stats'),
 		control,
-		async token(scope = 'serviceapiv3 reportingapiv1 machinestateapi') {
+		async token(scope = 'serviceapiv3 reportingapiv1 masstransportapiv1') {
 			const res = await fetch(`${info.identityUrl}/connect/token`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
