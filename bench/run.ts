@@ -19,14 +19,10 @@ export interface SectionOptions {
 
 type SectionModule = { run(options: SectionOptions): Promise<Section> };
 
-/** In the order of bench/README.md; each module's file is `bench/<id>.ts`. */
-const SECTIONS: Record<string, () => Promise<SectionModule>> = {
-	extraction: () => import('./extraction'),
-	tokens: () => import('./tokens'),
-	bulk: () => import('./bulk'),
-	trigger: () => import('./trigger'),
-	documents: () => import('./documents'),
-};
+/** In the order of bench/README.md; each section is `bench/<id>.ts` exporting `run(options): Promise<Section>`. */
+const SECTIONS = ['extraction', 'tokens', 'bulk', 'trigger', 'documents'];
+
+const loadSection = async (id: string) => (await import(`./${id}`)) as SectionModule;
 
 const round = (value: number) => (Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100);
 
@@ -47,9 +43,9 @@ async function main(): Promise<void> {
 	const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type: 'string', default: '5' }, 'no-build': { type: 'boolean', default: false } } });
 	const runs = Number(values.runs);
 	if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
-	const wanted = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SECTIONS);
-	const unknown = wanted.filter((id) => !(id in SECTIONS));
-	if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+	const wanted = values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS;
+	const unknown = wanted.filter((id) => !SECTIONS.includes(id));
+	if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
 
 	if (!values['no-build']) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: node24Env(), stdio: ['ignore', 'ignore', 'inherit'] });
 	await ensureN8n();
@@ -60,7 +56,7 @@ async function main(): Promise<void> {
 	for (const id of wanted) {
 		const sectionStarted = performance.now();
 		console.error(`bench: ${id}…`);
-		const section = await (await SECTIONS[id]()).run({ runs });
+		const section = await (await loadSection(id)).run({ runs });
 		console.error(`bench: ${id} done in ${Math.round((performance.now() - sectionStarted) / 1000)} s`);
 		sections.push(section);
 	}
