@@ -18,8 +18,8 @@ const properties: INodeProperties[] = [
 			codeOperation({
 				name: 'Create or Update',
 				value: 'upsert',
-				action:
-					'Create or update employee certificates: one per input item, sent in batches; the same employee number and exact certificate type updates the existing one',
+				// Also the new node's name in the editor: short. Which certificate is updated is said under Certificate Type.
+				action: 'Create or update employee certificates',
 				description: 'Create a new record, or update the current one if it already exists (upsert)',
 			}),
 		],
