@@ -1,133 +1,112 @@
 /**
- * `npx tsx bench/documents.ts [--mode filesystem|default] [--mb 200]`: peak memory (RSS) of the n8n process while
- * the Field Ops node uploads one file of that size as a document, then downloads it again (through n8n-core's
- * real engine; the sandbox runs in its own process so its memory is not counted). Build first.
+ * 5. Documents: a 200 MB file through a real n8n in filesystem binary mode. Upload: Read/Write Files from Disk →
+ * Field Ops Document Upload; download: Field Ops Document Download → Read/Write Files from Disk. The figure is
+ * the n8n process's peak RSS growth during each execution. A baseline workflow (read → write, no Field Ops
+ * node) shows what n8n's own file nodes cost. Every run checks the bytes: sizes and SHA-256 of both files.
  */
-import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 
-import type { IBinaryData } from 'n8n-workflow';
+import { MiB, figure, startBenchN8n, startSandboxProcess, webhookWorkflow, type Section } from './lib';
 
-const { values } = parseArgs({ options: { mode: { type: 'string', default: 'filesystem' }, mb: { type: 'string', default: '200' } } });
-const mode = values.mode === 'default' ? 'default' : 'filesystem';
-const bytes = Number(values.mb) * 1024 * 1024;
-const work = mkdtempSync(join(tmpdir(), 'fieldops-bench-docs-'));
-process.env.N8N_DEFAULT_BINARY_DATA_MODE = mode;
-process.env.N8N_BINARY_DATA_STORAGE_PATH = join(work, 'store');
+const SIZE = 200 * MiB;
 
-const mib = (n: number) => `${Math.round(n / 1024 / 1024)} MiB`;
-
-/** Peak RSS while `run` runs, sampled every 5 ms, and the RSS just before. */
-async function peakDuring<T>(run: () => Promise<T>): Promise<{ result: T; before: number; peak: number; ms: number }> {
-	global.gc?.();
-	const before = process.memoryUsage().rss;
-	let peak = before;
-	const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-	const started = performance.now();
-	try {
-		const result = await run();
-		return { result, before, peak: Math.max(peak, process.memoryUsage().rss), ms: performance.now() - started };
-	} finally {
-		clearInterval(timer);
-	}
-}
-
-async function startSandboxProcess(): Promise<{ info: { coreUrl: string; [key: string]: unknown }; stop: () => void }> {
-	const child = spawn(resolve(__dirname, '..', 'node_modules', '.bin', 'tsx'), [resolve(__dirname, '..', 'test', 'sandbox', 'cli.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-	const line = await new Promise<string>((done, fail) => {
-		let text = '';
-		child.stdout.on('data', (chunk: Buffer) => {
-			text += chunk.toString();
-			if (text.includes('\n')) done(text.split('\n')[0]);
-		});
-		child.on('exit', (code) => fail(new Error(`sandbox exited with ${code}`)));
+async function writeFile(path: string, bytes: number): Promise<void> {
+	await new Promise<void>((done, fail) => {
+		const out = createWriteStream(path);
+		const chunk = Buffer.alloc(MiB);
+		let written = 0;
+		const write = () => {
+			while (written < bytes) {
+				// Not all one byte: a PDF-like header, then varying content.
+				chunk.fill(written / MiB);
+				written += chunk.length;
+				if (!out.write(Buffer.from(chunk))) return void out.once('drain', write);
+			}
+			out.end(done);
+		};
+		out.on('error', fail);
+		write();
 	});
-	return { info: JSON.parse(line), stop: () => child.kill('SIGTERM') };
 }
 
-async function main(): Promise<void> {
-	const { N8nHarness } = await import('../test/harness');
-	const { fieldOpsWorkflow, useSandboxCredential } = await import('../test/helpers/workflows');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const core = require('n8n-core') as typeof import('n8n-core');
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as {
-		Container: { get<T>(type: new (...args: never[]) => T): T };
-	};
+async function sha256(path: string): Promise<string> {
+	const hash = createHash('sha256');
+	for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+	return hash.digest('hex');
+}
 
+export async function run({ runs }: { runs: number }): Promise<Section> {
+	const work = mkdtempSync(join(tmpdir(), 'fieldops-bench-docs-'));
+	const source = join(work, 'drawing.pdf');
+	await writeFile(source, SIZE);
+	const sourceHash = await sha256(source);
 	const sandbox = await startSandboxProcess();
+	const bench = await startBenchN8n(sandbox, {
+		env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_RESTRICT_FILE_ACCESS_TO: work },
+	}).catch(async (error) => {
+		await sandbox.stop();
+		throw error;
+	});
 	try {
-		const harness = await N8nHarness.load();
-		useSandboxCredential(harness, sandbox.info as never);
-		const projectId = await firstProjectId(sandbox.info.coreUrl, sandbox.info as never);
+		const token = await sandbox.token('serviceapiv3');
+		const projects = (await (await fetch(`${sandbox.info.coreUrl}/api/v4/integration/projects`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
+		const project = { __rl: true, mode: 'id', value: projects[0].id };
+		const read = { name: 'Read file', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { operation: 'read', fileSelector: source, options: { mimeType: 'application/pdf' } } };
+		const write = (name: string) => ({ name: 'Write file', type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { operation: 'write', fileName: join(work, name), dataPropertyName: 'data', options: {} } });
 
-		// The file as a trigger would leave it: written to disk in chunks, then put into n8n's binary store.
-		const path = join(work, 'drawing.pdf');
-		await new Promise<void>((done, fail) => {
-			const out = createWriteStream(path);
-			const chunk = Buffer.alloc(1024 * 1024, 'x');
-			let written = 0;
-			const write = () => {
-				while (written < bytes) {
-					written += chunk.length;
-					if (!out.write(chunk)) return void out.once('drain', write);
-				}
-				out.end(done);
-			};
-			out.on('error', fail);
-			write();
-		});
-		const binary: IBinaryData = await Container.get(core.BinaryDataService).store(
-			{ type: 'execution', workflowId: 'bench', executionId: 'seed' },
-			mode === 'filesystem' ? createReadStream(path) : await (await import('node:fs/promises')).readFile(path),
-			{ data: '', mimeType: 'application/pdf', fileName: 'drawing.pdf' },
-		);
-		const project = { __rl: true, mode: 'id', value: projectId };
+		const upload = await webhookWorkflow(bench, 'Bench: document upload', [
+			read,
+			{ name: 'Upload', type: 'n8n-nodes-fieldops.fieldOps', typeVersion: 1, parameters: { resource: 'document', operation: 'upload', project, binarySource: 'all', options: { replaceExistingFilesWithSameName: true } } },
+		]);
+		const download = await webhookWorkflow(bench, 'Bench: document download', [
+			{ name: 'Download', type: 'n8n-nodes-fieldops.fieldOps', typeVersion: 1, parameters: { resource: 'document', operation: 'download', project, fileReferenceId: '={{ $json.body.fileReferenceId }}' } },
+			write('downloaded.pdf'),
+		]);
+		const copy = await webhookWorkflow(bench, 'Bench: read and write only (n8n baseline)', [read, write('copied.pdf')]);
 
-		const upload = await peakDuring(async () =>
-			harness.run(fieldOpsWorkflow({ resource: 'document', operation: 'upload', project, binarySource: 'all' }), { triggerItems: [{ json: {}, binary: { data: binary } }] }),
-		);
-		if (upload.result.error) throw upload.result.error;
-		const file = (upload.result.items['Field Ops'][0].json.files as { size: number; fileReference: { id: string } }[])[0];
-		if (file.size !== bytes) throw new Error(`uploaded ${file.size} bytes, expected ${bytes}`);
-
-		const download = await peakDuring(async () =>
-			harness.run(fieldOpsWorkflow({ resource: 'document', operation: 'download', project, fileReferenceId: file.fileReference.id })),
-		);
-		if (download.result.error) throw download.result.error;
-		const got = download.result.items['Field Ops'][0];
-		if (JSON.stringify(got.json).length > 1000) throw new Error('download put file data into json');
-
-		console.log(`documents benchmark — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, binary mode ${mode}, file ${mib(bytes)}`);
-		for (const [name, r] of [['upload', upload], ['download', download]] as const) {
-			console.log(`${name}: RSS before ${mib(r.before)}, peak ${mib(r.peak)} (+${mib(r.peak - r.before)}), ${Math.round(r.ms)} ms`);
+		const growth = (r: { rssPeak: number; rssBaseline: number }) => (r.rssPeak - r.rssBaseline) / MiB;
+		const up: number[] = [];
+		const down: number[] = [];
+		const base: number[] = [];
+		const upMs: number[] = [];
+		const downMs: number[] = [];
+		for (let i = -1; i < runs; i++) {
+			const uploaded = await upload.run();
+			const file = ((uploaded.response as { files?: { size: number; fileReference: { id: string } }[] }).files ?? [])[0];
+			if (file?.size !== SIZE) throw new Error(`upload stored ${file?.size} bytes, expected ${SIZE}`);
+			const downloaded = await download.run({ fileReferenceId: file.fileReference.id });
+			const got = join(work, 'downloaded.pdf');
+			if (statSync(got).size !== SIZE || (await sha256(got)) !== sourceHash) throw new Error('the downloaded file differs from the uploaded one');
+			rmSync(got);
+			const copied = await copy.run();
+			rmSync(join(work, 'copied.pdf'));
+			// The first round warms n8n up and is not recorded.
+			if (i < 0) continue;
+			up.push(growth(uploaded));
+			down.push(growth(downloaded));
+			base.push(growth(copied));
+			upMs.push(uploaded.ms);
+			downMs.push(downloaded.ms);
 		}
+		return {
+			id: 'documents',
+			title: '200 MB document through n8n (filesystem binary mode)',
+			facts: { bytes: SIZE, sha256: sourceHash },
+			figures: [
+				figure('upload: peak RSS growth of n8n', 'MiB', up, { atMost: 64 }),
+				figure('download: peak RSS growth of n8n', 'MiB', down, { atMost: 64 }),
+				figure('read → write without Field Ops (n8n alone)', 'MiB', base),
+				figure('upload (execution)', 'ms', upMs),
+				figure('download (execution)', 'ms', downMs),
+			],
+			notes: [],
+		};
 	} finally {
-		sandbox.stop();
+		await bench.stop();
+		await sandbox.stop();
 		rmSync(work, { recursive: true, force: true });
 	}
 }
-
-/** A project of the admin client's company, straight from the sandbox API. */
-async function firstProjectId(coreUrl: string, info: { identityUrl: string; clients: { clientId: string; clientSecret: string }[] }): Promise<string> {
-	const client = info.clients.find((c) => c.clientId === 'fieldops-admin');
-	if (!client) throw new Error('no admin client');
-	const token = await fetch(`${info.identityUrl}/connect/token`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret, scope: 'serviceapiv3' }),
-	}).then(async (r) => ((await r.json()) as { access_token: string }).access_token);
-	const projects = (await fetch(`${coreUrl}/api/v4/integration/projects`, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => r.json())) as { id: string }[];
-	return projects[0].id;
-}
-
-main().then(
-	() => process.exit(0),
-	(error: unknown) => {
-		console.error(error);
-		process.exit(1);
-	},
-);
