@@ -1,10 +1,16 @@
-/** What the end-to-end suites share: a Field Ops credential on the sandbox, and calling a just-activated webhook. */
+/**
+ * What the end-to-end suites share: a Field Ops credential on the sandbox, a Project → Get Many workflow and the
+ * projects it must return, and calling a just-activated webhook.
+ */
+import { call, tokenFor } from '../helpers/sandbox';
 import type { RunningSandbox } from '../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/run';
+import { CREDENTIAL_TYPE, NODE_TYPE, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
+
+const administrator = (sb: RunningSandbox) => sb.clients.find((c) => c.administrator) ?? sb.clients[0];
 
 /** The credential's data for the sandbox's administrator client (the editor's form, as saved). */
 export function sandboxCredentialData(sb: RunningSandbox, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-	const admin = sb.clients.find((c) => c.administrator) ?? sb.clients[0];
+	const admin = administrator(sb);
 	return {
 		environment: 'test',
 		coreUrl: sb.coreUrl,
@@ -29,4 +35,39 @@ export async function callWebhook(n8n: N8nInstance, path: string, body: string |
 		await answer.arrayBuffer();
 		await new Promise((r) => setTimeout(r, 250));
 	}
+}
+
+/**
+ * Start → Field Ops Project → Get Many (Return All). With `webhookPath` Start is a production webhook answering
+ * with every item; without, a manual trigger (for `n8n execute`).
+ */
+export function projectsWorkflow(name: string, credential: { id: string; name: string }, webhookPath?: string): WorkflowFile {
+	const start = webhookPath
+		? {
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: webhookPath,
+				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries' },
+			}
+		: { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const fieldOps = {
+		id: 'field-ops',
+		name: 'Field Ops',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [260, 0],
+		parameters: { resource: 'project', operation: 'getAll', returnAll: true },
+		credentials: { [CREDENTIAL_TYPE]: credential },
+	};
+	return { name, nodes: [start, fieldOps], connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } }, settings: { executionOrder: 'v1' } };
+}
+
+/** The administrator client's project ids read directly from the sandbox, sorted: what `projectsWorkflow` must return. */
+export async function sandboxProjectIds(sb: RunningSandbox): Promise<string[]> {
+	const direct = await call<{ id: string }[]>(sb.coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb, administrator(sb).clientId) });
+	if (direct.status !== 200) throw new Error(`the sandbox answered ${direct.status} to GET projects`);
+	return direct.body.map((p) => p.id).sort();
 }

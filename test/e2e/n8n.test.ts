@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
-import { callWebhook, sandboxCredentialData } from './fixtures';
+import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
 const timings: Record<string, number> = {};
 
@@ -97,31 +97,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 	timed('runs Project → Get Many in the n8n server and returns the company’s projects', async () => {
 		const credentialId = await n8n.createCredential('Field Ops e2e', CREDENTIAL_TYPE, credentialData());
 		const path = randomUUID();
-		const workflowId = await n8n.importWorkflow({
-			name: 'Field Ops e2e: projects',
-			nodes: [
-				{
-					id: 'e2e-1',
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: path,
-					parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries' },
-				},
-				{
-					id: 'e2e-2',
-					name: 'Field Ops',
-					type: NODE_TYPE,
-					typeVersion: 1,
-					position: [260, 0],
-					parameters: { resource: 'project', operation: 'getAll', returnAll: true },
-					credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops e2e' } },
-				},
-			],
-			connections: { Webhook: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-		});
+		const workflowId = await n8n.importWorkflow(projectsWorkflow('Field Ops e2e: projects', { id: credentialId, name: 'Field Ops e2e' }, path));
 		await n8n.activateWorkflow(workflowId);
 
 		const answer = await callWebhook(n8n, path);
@@ -130,38 +106,20 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		const returned = JSON.parse(text) as { id: string }[];
 
 		// The same list read directly from the sandbox with the client's token.
-		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
-		const direct = await call(sb().coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb(), admin.clientId) });
-		expect(direct.status).toBe(200);
-		const expected = direct.body as { id: string }[];
+		const expected = await sandboxProjectIds(sb());
 		expect(expected.length).toBeGreaterThan(0);
-		expect(returned.map((p) => p.id).sort()).toEqual(expected.map((p) => p.id).sort());
+		expect(returned.map((p) => p.id).sort()).toEqual(expected);
 
 		// n8n saved the execution with the node's output.
 		const execution = await n8n.latestExecution(workflowId);
-		expect(nodeOutput(execution, 'Field Ops').map((p) => p.id).sort()).toEqual(expected.map((p) => p.id).sort());
+		expect(nodeOutput(execution, 'Field Ops').map((p) => p.id).sort()).toEqual(expected);
 		credentialForCli = credentialId;
-		projectIds = expected.map((p) => p.id).sort();
+		projectIds = expected;
 	});
 
 	timed('runs the same with a manual trigger through `n8n execute` (how the examples are run)', async () => {
 		expect(projectIds.length).toBeGreaterThan(0);
-		const workflowId = await n8n.importWorkflow({
-			name: 'Field Ops e2e: projects (manual)',
-			nodes: [
-				{ id: 'm-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{
-					id: 'm-2',
-					name: 'Field Ops',
-					type: NODE_TYPE,
-					typeVersion: 1,
-					position: [260, 0],
-					parameters: { resource: 'project', operation: 'getAll', returnAll: true },
-					credentials: { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } },
-				},
-			],
-			connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
-		});
+		const workflowId = await n8n.importWorkflow(projectsWorkflow('Field Ops e2e: projects (manual)', { id: credentialForCli, name: 'Field Ops e2e' }));
 		const run = await n8n.executeWithCli(workflowId);
 		expect(nodeOutput(run, 'Field Ops').map((p) => p.id).sort()).toEqual(projectIds);
 	});

@@ -6,9 +6,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 
-import { call, tokenFor, useSandbox } from '../helpers/sandbox';
-import { CREDENTIAL_TYPE, NODE_TYPE, freePort, startN8n, startWorker, type N8nInstance, type N8nWorker } from '../../scripts/n8n/run';
-import { callWebhook, sandboxCredentialData } from './fixtures';
+import { useSandbox } from '../helpers/sandbox';
+import { CREDENTIAL_TYPE, freePort, startN8n, startWorker, type N8nInstance, type N8nWorker } from '../../scripts/n8n/run';
+import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
 jest.setTimeout(4 * 60_000);
 
@@ -57,33 +57,16 @@ describe('queue mode: main + worker + Redis', () => {
 
 	it('runs a Field Ops workflow on the worker', async () => {
 		if (!main || !worker) throw new Error('not started');
-		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
 		const credentialId = await main.createCredential('Field Ops account', CREDENTIAL_TYPE, sandboxCredentialData(sb(), { useReportingApi: false }));
 		const path = randomUUID();
-		const workflowId = await main.importWorkflow({
-			name: 'Field Ops in queue mode',
-			nodes: [
-				{ id: 'q-1', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries' } },
-				{
-					id: 'q-2',
-					name: 'Field Ops',
-					type: NODE_TYPE,
-					typeVersion: 1,
-					position: [260, 0],
-					parameters: { resource: 'project', operation: 'getAll', returnAll: true },
-					credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops account' } },
-				},
-			],
-			connections: { Webhook: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
-		});
+		const workflowId = await main.importWorkflow(projectsWorkflow('Field Ops in queue mode', { id: credentialId, name: 'Field Ops account' }, path));
 		await main.activateWorkflow(workflowId);
 
 		const answer = await callWebhook(main, path);
 		const text = await answer.text();
 		expect({ status: answer.status, text: answer.status === 200 ? '' : `${text}\n${main.logTail(20)}\n${worker.logTail(20)}` }).toEqual({ status: 200, text: '' });
 
-		const direct = await call(sb().coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb(), admin.clientId) });
-		const expected = (direct.body as { id: string }[]).map((p) => p.id).sort();
+		const expected = await sandboxProjectIds(sb());
 		expect(expected.length).toBeGreaterThan(0);
 		expect((JSON.parse(text) as { id: string }[]).map((p) => p.id).sort()).toEqual(expected);
 
