@@ -1,5 +1,6 @@
 import type {
 	IAllExecuteFunctions,
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
@@ -44,12 +45,17 @@ function needsNewToken(token: StoredToken | undefined, nowMs: number): boolean {
  * once through n8n's own `refreshOAuth2Token` (which stores it in the credential), shared by all items of
  * this process that need it at the same moment.
  */
-export async function ensureFreshToken(context: TokenContext): Promise<void> {
+export async function ensureFreshToken(
+	context: TokenContext,
+	credentials?: ICredentialDataDecryptedObject,
+): Promise<void> {
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	if (!credentialId) return;
 	const read = async () =>
 		(await context.getCredentials(CREDENTIAL_TYPE)).oauthTokenData as StoredToken | undefined;
-	if (!needsNewToken(await read(), Date.now())) return;
+	// A credential the caller has just read saves a decryption (each evaluates the credential's expressions).
+	const stored = credentials ? (credentials.oauthTokenData as StoredToken | undefined) : await read();
+	if (!needsNewToken(stored, Date.now())) return;
 
 	let pending = inFlight.get(credentialId);
 	if (!pending) {

@@ -2,6 +2,7 @@ import {
 	NodeApiError,
 	sleep,
 	type JsonObject,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IExecuteSingleFunctions,
@@ -55,7 +56,10 @@ function isAuthError(error: unknown): boolean {
 
 /** Root address of one API from the credential, without a trailing slash. */
 export async function apiBaseUrl(context: FieldOpsContext, api: FieldOpsApi): Promise<string> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	return baseUrlOf(await context.getCredentials(CREDENTIAL_TYPE), api);
+}
+
+function baseUrlOf(credentials: ICredentialDataDecryptedObject, api: FieldOpsApi): string {
 	return String(credentials[API_URL_FIELD[api]] ?? '').replace(/\/+$/, '');
 }
 
@@ -68,10 +72,12 @@ export async function apiRequestFull(
 	context: FieldOpsContext,
 	request: ApiRequest,
 ): Promise<IN8nHttpFullResponse> {
-	await ensureFreshToken(context);
+	// One read serves the address and the token check: n8n decrypts the credential on every read.
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	await ensureFreshToken(context, credentials);
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		baseURL: await apiBaseUrl(context, request.api ?? 'core'),
+		baseURL: baseUrlOf(credentials, request.api ?? 'core'),
 		url: request.url,
 		qs: request.qs,
 		body: request.body as IDataObject,
