@@ -4,7 +4,7 @@
  * Create; Batch Size 1 for certificates and machine states). Items come from the webhook body through Split Out; the sandbox
  * counts the requests; every run checks that every item succeeded.
  */
-import { figure, startBenchN8n, startSandboxProcess, webhookWorkflow, type Figure, type Section } from './lib';
+import { figure, webhookWorkflow, type Figure, type Section, withSandboxAndN8n } from './lib';
 
 interface Case {
 	name: string;
@@ -18,12 +18,7 @@ interface Case {
 }
 
 export async function run({ runs }: { runs: number }): Promise<Section> {
-	const sandbox = await startSandboxProcess();
-	const bench = await startBenchN8n(sandbox).catch(async (error) => {
-		await sandbox.stop();
-		throw error;
-	});
-	try {
+	return withSandboxAndN8n([], {}, async (sandbox, bench) => {
 		const token = await sandbox.token();
 		const get = async <T>(base: string, path: string) => (await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } })).json()) as T;
 		const admin = sandbox.info.clients.find((c) => c.clientId === sandbox.admin.clientId) as { companyId?: string } | undefined;
@@ -124,8 +119,5 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			facts[c.name] = { items: c.items, batchSize: c.batchSize, perItemRuns };
 		}
 		return { id: 'bulk', title: 'Bulk writes: batched against one request per item', figures, facts, notes: [] };
-	} finally {
-		await bench.stop();
-		await sandbox.stop();
-	}
+	});
 }

@@ -7,7 +7,7 @@
  */
 import { request } from 'undici';
 
-import { MiB, figure, startBenchN8n, startSandboxProcess, webhookWorkflow, type Section } from './lib';
+import { MiB, figure, webhookWorkflow, type Section, withSandboxAndN8n } from './lib';
 
 const RECORDS = 100_000;
 /** The admin client sees its company structure's records: about 85 % of a feed. */
@@ -24,17 +24,12 @@ const COUNT_NODE = {
 };
 
 export async function run({ runs }: { runs: number }): Promise<Section> {
-	const sandbox = await startSandboxProcess(['--scale', String(SCALE)]);
-	const bench = await startBenchN8n(sandbox).catch(async (error) => {
-		await sandbox.stop();
-		throw error;
-	});
-	try {
+	return withSandboxAndN8n(['--scale', String(SCALE)], {}, async (sandbox, bench) => {
 		const { info, admin } = sandbox;
 		const url = `${info.reportingUrl}/v1/time-registrations`;
 
-		/** (a): the physical limit, in this process. */
-		const rawLoop = async () => {
+		/** (a): the physical limit, in this process. `measureJson` (outside the timed runs) sizes the records' JSON. */
+		const rawLoop = async (measureJson = false) => {
 			const bearer = await sandbox.token('reportingapiv1');
 			const rssBefore = process.memoryUsage().rss;
 			let peak = rssBefore;
@@ -49,7 +44,7 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 				if (res.statusCode !== 200) throw new Error(`raw loop: HTTP ${res.statusCode} ${await res.body.text()}`);
 				const page = (await res.body.json()) as { data: unknown[]; continuationToken?: string };
 				records += page.data.length;
-				jsonBytes += Buffer.byteLength(JSON.stringify(page.data));
+				if (measureJson) jsonBytes += Buffer.byteLength(JSON.stringify(page.data));
 				pages++;
 				continuation = page.continuationToken ?? '';
 				peak = Math.max(peak, process.memoryUsage().rss);
@@ -110,13 +105,15 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 		};
 
 		// One unrecorded round first: n8n's first run of a workflow loads and compiles what it needs.
-		const warm = await rawLoop();
+		const warm = await rawLoop(true);
 		counted(await fieldOps.run().then((r) => r.response), 'Field Ops', warm.records);
 		counted(await httpRequest.run().then((r) => r.response), 'HTTP Request', warm.records);
 
 		const a: number[] = [];
 		const b: number[] = [];
 		const c: number[] = [];
+		const bExecutions: string[] = [];
+		const cExecutions: string[] = [];
 		const bMemory: number[] = [];
 		const cMemory: number[] = [];
 		const aMemory: number[] = [];
@@ -128,12 +125,26 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			const ours = await fieldOps.run();
 			counted(ours.response, 'Field Ops', raw.records);
 			b.push(ours.ms);
+			bExecutions.push(ours.executionId);
 			bMemory.push((ours.rssPeak - ours.rssBaseline) / MiB);
 			const theirs = await httpRequest.run();
 			counted(theirs.response, 'HTTP Request', raw.records);
 			c.push(theirs.ms);
+			cExecutions.push(theirs.executionId);
 			cMemory.push((theirs.rssPeak - theirs.rssBaseline) / MiB);
 		}
+		// Where (b) and (c) spend their time: each node's own executionTime, read from the saved executions after
+		// the timed runs (each holds 100,000 records: reading them back during the runs would disturb them).
+		const nodeMs = async (workflow: typeof fieldOps, executionIds: string[], node: string) => {
+			const times: number[] = [];
+			for (const executionId of executionIds) {
+				const execution = await workflow.execution(executionId);
+				const time = execution.data?.resultData?.runData?.[node]?.[0]?.executionTime;
+				if (typeof time !== 'number') throw new Error(`execution ${executionId} has no executionTime for "${node}"`);
+				times.push(time);
+			}
+			return times;
+		};
 		const jsonMiB = warm.jsonBytes / MiB;
 		return {
 			id: 'extraction',
@@ -145,6 +156,10 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 				figure('(c) HTTP Request + pagination + Split Out (execution)', 'ms', c),
 				figure('b / a', 'ratio', b.map((v, i) => v / a[i]), { atMost: 1.3 }),
 				figure('c / b', 'ratio', c.map((v, i) => v / b[i]), { atLeast: 3 }),
+				figure('(b) of which the Field Ops node', 'ms', await nodeMs(fieldOps, bExecutions, 'Field Ops')),
+				figure('(b) of which Count (Summarize)', 'ms', await nodeMs(fieldOps, bExecutions, 'Count')),
+				figure('(c) of which the HTTP Request node', 'ms', await nodeMs(httpRequest, cExecutions, 'HTTP Request')),
+				figure('(c) of which Split Out', 'ms', await nodeMs(httpRequest, cExecutions, 'Split Out')),
 				figure('(a) peak RSS growth (bench process)', 'MiB', aMemory),
 				figure('(b) peak RSS growth of n8n', 'MiB', bMemory),
 				figure('(c) peak RSS growth of n8n', 'MiB', cMemory),
@@ -152,8 +167,5 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			],
 			notes: [],
 		};
-	} finally {
-		await bench.stop();
-		await sandbox.stop();
-	}
+	});
 }

@@ -165,6 +165,25 @@ export async function startBenchN8n(sandbox: SandboxProcess, options: StartOptio
 	}
 }
 
+/** Starts the sandbox (with `sandboxArgs`) and an n8n on it, runs `work`, and stops both whatever happens. */
+export async function withSandboxAndN8n<T>(
+	sandboxArgs: string[],
+	n8nOptions: StartOptions,
+	work: (sandbox: SandboxProcess, bench: BenchN8n) => Promise<T>,
+): Promise<T> {
+	const sandbox = await startSandboxProcess(sandboxArgs);
+	try {
+		const bench = await startBenchN8n(sandbox, n8nOptions);
+		try {
+			return await work(sandbox, bench);
+		} finally {
+			await bench.stop();
+		}
+	} finally {
+		await sandbox.stop();
+	}
+}
+
 /** Samples a process's resident memory (VmRSS, from /proc) every `everyMs` until `stop()`. */
 export function sampleRss(pid: number, everyMs = 20): { stop(): { baseline: number; peak: number } } {
 	const read = () => {

@@ -5,7 +5,7 @@
  * issued. The sandbox counts tokens, 401s and requests.
  */
 import { CREDENTIAL_TYPE } from '../scripts/n8n/run';
-import { fieldOpsCredentialData, figure, startBenchN8n, startSandboxProcess, webhookWorkflow, type Section } from './lib';
+import { fieldOpsCredentialData, figure, webhookWorkflow, type Section, withSandboxAndN8n } from './lib';
 
 const TTL_SECONDS = 5;
 const EXECUTIONS = 10;
@@ -13,12 +13,7 @@ const ITEMS = 100;
 const PAUSE_MS = 2_000;
 
 export async function run({ runs }: { runs: number }): Promise<Section> {
-	const sandbox = await startSandboxProcess(['--token-ttl', String(TTL_SECONDS)]);
-	const bench = await startBenchN8n(sandbox).catch(async (error) => {
-		await sandbox.stop();
-		throw error;
-	});
-	try {
+	return withSandboxAndN8n(['--token-ttl', String(TTL_SECONDS)], {}, async (sandbox, bench) => {
 		const token = await sandbox.token('serviceapiv3');
 		const projects = (await (await fetch(`${sandbox.info.coreUrl}/api/v4/integration/projects`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
 		const body = { items: Array.from({ length: ITEMS }, (_, i) => ({ id: projects[i % projects.length].id })) };
@@ -85,8 +80,5 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			],
 			notes: [],
 		};
-	} finally {
-		await bench.stop();
-		await sandbox.stop();
-	}
+	});
 }

@@ -1,0 +1,105 @@
+/**
+ * `npm run bench:profile`: where (b) of the extraction spends its time. Runs Field Ops "Report → Time
+ * Registrations, Return All" over 100,000 records three times in a real n8n while n8n's own CPU profiler (the
+ * inspector, on loopback) records, then prints self time by package and by function. The profile covers the
+ * executions and their saving; it is written to bench/results/extraction.tmp.cpuprofile (open it in Chrome's
+ * DevTools for the call tree). Build first (`npm run build`).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { freePort } from '../scripts/n8n/run';
+import { ROOT, webhookWorkflow, withSandboxAndN8n } from './lib';
+
+const RUNS = 3;
+const SCALE = Math.ceil(100_000 / 0.85);
+
+interface Profile {
+	nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+	samples: number[];
+	timeDeltas: number[];
+}
+
+/** The inspector's Profiler domain over its WebSocket (Node 22+ has WebSocket built in). */
+async function profiler(port: number) {
+	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+	const socket = new WebSocket(target.webSocketDebuggerUrl);
+	await new Promise((ready) => socket.addEventListener('open', ready, { once: true }));
+	const waiting = new Map<number, (result: unknown) => void>();
+	socket.addEventListener('message', (event) => {
+		const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+		if (message.id) waiting.get(message.id)?.(message.result);
+	});
+	let lastId = 0;
+	const send = <T>(method: string, params: object = {}) =>
+		new Promise<T>((answer) => {
+			waiting.set(++lastId, answer as (result: unknown) => void);
+			socket.send(JSON.stringify({ id: lastId, method, params }));
+		});
+	return { send, close: () => socket.close() };
+}
+
+function selfTimeTable(profile: Profile, keyOf: (frame: Profile['nodes'][number]['callFrame']) => string, rows: number): string {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const totals = new Map<string, number>();
+	profile.samples.forEach((id, i) => {
+		const key = keyOf(byId.get(id)!.callFrame);
+		totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+	});
+	return [...totals]
+		.sort((a, b) => b[1] - a[1])
+		.slice(0, rows)
+		.map(([key, ms]) => `${String(Math.round(ms / RUNS)).padStart(6)} ms/run  ${key}`)
+		.join('\n');
+}
+
+const packageOf = ({ url, functionName }: { url: string; functionName: string }) => {
+	if (!url) return functionName;
+	const packages = url.match(/node_modules\/(@[^/]+\/)?[^/]+/g);
+	return packages ? packages[packages.length - 1].replace('node_modules/', '') : url.startsWith('node:') ? 'node internals' : url;
+};
+const functionOf = ({ url, functionName, lineNumber }: { url: string; functionName: string; lineNumber: number }) =>
+	`${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '')}${url ? `:${lineNumber + 1}` : ''}`;
+
+async function main(): Promise<void> {
+	const port = await freePort();
+	await withSandboxAndN8n(['--scale', String(SCALE)], { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${port}` } }, async (_sandbox, bench) => {
+		const workflow = await webhookWorkflow(
+			bench,
+			'Profile: Field Ops time registrations',
+			[
+				{
+					name: 'Field Ops',
+					type: 'n8n-nodes-fieldops.fieldOps',
+					typeVersion: 1,
+					parameters: { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2000-01-01T00:00:00Z', toDateTime: '2100-01-01T00:00:00Z', returnAll: true },
+				},
+			],
+			{ responseData: 'noData' },
+		);
+		await workflow.run(); // warm-up, not profiled
+		const inspector = await profiler(port);
+		await inspector.send('Profiler.enable');
+		await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
+		await inspector.send('Profiler.start');
+		const times: number[] = [];
+		for (let i = 0; i < RUNS; i++) times.push((await workflow.run()).ms);
+		const { profile } = await inspector.send<{ profile: Profile }>('Profiler.stop');
+		inspector.close();
+
+		const file = join(ROOT, 'bench', 'results', 'extraction.tmp.cpuprofile');
+		writeFileSync(file, JSON.stringify(profile));
+		console.log(`${RUNS} executions: ${times.join(' ms, ')} ms (the profile also covers saving them)\n`);
+		console.log(`self time by package:\n${selfTimeTable(profile, packageOf, 15)}\n`);
+		console.log(`self time by function:\n${selfTimeTable(profile, functionOf, 25)}\n`);
+		console.log(`written to ${file}`);
+	});
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
