@@ -11,10 +11,18 @@ import { MiB, figure, webhookWorkflow, type Section, withSandboxAndN8n } from '.
 
 const RECORDS = 100_000;
 /** The admin client sees its company structure's records: about 85 % of a feed. */
-const SCALE = Math.ceil(RECORDS / 0.85);
+export const SCALE = Math.ceil(RECORDS / 0.85);
 // The whole window, so every seeded record is in it.
 const FROM = '2000-01-01T00:00:00Z';
 const TO = '2100-01-01T00:00:00Z';
+
+/** (b): Field Ops "Report → Time Registrations, Return All" over the whole window. */
+export const FIELD_OPS_EXPORT = {
+	name: 'Field Ops',
+	type: 'n8n-nodes-fieldops.fieldOps',
+	typeVersion: 1,
+	parameters: { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: FROM, toDateTime: TO, returnAll: true },
+};
 
 const COUNT_NODE = {
 	name: 'Count',
@@ -52,15 +60,7 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			return { ms: performance.now() - started, records, jsonBytes, pages, rssGrowth: peak - rssBefore };
 		};
 
-		const fieldOps = await webhookWorkflow(bench, 'Bench: Field Ops time registrations', [
-			{
-				name: 'Field Ops',
-				type: 'n8n-nodes-fieldops.fieldOps',
-				typeVersion: 1,
-				parameters: { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: FROM, toDateTime: TO, returnAll: true },
-			},
-			COUNT_NODE,
-		]);
+		const fieldOps = await webhookWorkflow(bench, 'Bench: Field Ops time registrations', [FIELD_OPS_EXPORT, COUNT_NODE]);
 
 		const genericName = 'Generic OAuth2 (bench)';
 		const genericId = await bench.n8n.createCredential(genericName, 'oAuth2Api', {

@@ -151,7 +151,7 @@ export interface BenchN8n {
 }
 
 /** A real n8n (owner, API key, a Field Ops credential on the sandbox's admin client). */
-export async function startBenchN8n(sandbox: SandboxProcess, options: StartOptions = {}): Promise<BenchN8n> {
+async function startBenchN8n(sandbox: SandboxProcess, options: StartOptions = {}): Promise<BenchN8n> {
 	const n8n = await startN8n(options);
 	try {
 		await n8n.setupOwner();

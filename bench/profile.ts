@@ -9,10 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { freePort } from '../scripts/n8n/run';
+import { FIELD_OPS_EXPORT, SCALE } from './extraction';
 import { ROOT, webhookWorkflow, withSandboxAndN8n } from './lib';
 
 const RUNS = 3;
-const SCALE = Math.ceil(100_000 / 0.85);
 
 interface Profile {
 	nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -64,19 +64,7 @@ const functionOf = ({ url, functionName, lineNumber }: { url: string; functionNa
 async function main(): Promise<void> {
 	const port = await freePort();
 	await withSandboxAndN8n(['--scale', String(SCALE)], { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${port}` } }, async (_sandbox, bench) => {
-		const workflow = await webhookWorkflow(
-			bench,
-			'Profile: Field Ops time registrations',
-			[
-				{
-					name: 'Field Ops',
-					type: 'n8n-nodes-fieldops.fieldOps',
-					typeVersion: 1,
-					parameters: { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2000-01-01T00:00:00Z', toDateTime: '2100-01-01T00:00:00Z', returnAll: true },
-				},
-			],
-			{ responseData: 'noData' },
-		);
+		const workflow = await webhookWorkflow(bench, 'Profile: Field Ops time registrations', [FIELD_OPS_EXPORT], { responseData: 'noData' });
 		await workflow.run(); // warm-up, not profiled
 		const inspector = await profiler(port);
 		await inspector.send('Profiler.enable');

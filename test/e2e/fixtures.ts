@@ -6,7 +6,8 @@ import { call, tokenFor } from '../helpers/sandbox';
 import type { RunningSandbox } from '../sandbox/server';
 import { CREDENTIAL_TYPE, NODE_TYPE, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
 
-const administrator = (sb: RunningSandbox) => sb.clients.find((c) => c.administrator) ?? sb.clients[0];
+/** The sandbox client the suites' credentials use. */
+export const administrator = (sb: RunningSandbox) => sb.clients.find((c) => c.administrator) ?? sb.clients[0];
 
 /** The credential's data for the sandbox's administrator client (the editor's form, as saved). */
 export function sandboxCredentialData(sb: RunningSandbox, overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
-import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
+import { administrator, callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
 const timings: Record<string, number> = {};
 
@@ -181,8 +181,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		const workflowId = await n8n.importWorkflow({ ...example, nodes, connections }, { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } });
 		await n8n.activateWorkflow(workflowId);
 
-		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
-		const token = await tokenFor(sb(), admin.clientId);
+		const token = await tokenFor(sb(), administrator(sb()).clientId);
 		const project = ((await call(sb().coreUrl, '/api/v4/integration/projects', { token })).body as { id: string; projectNumber: string }[])[0];
 		const mail = new FormData();
 		mail.append('subject', `[${project.projectNumber}] Reviderte tegninger`);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { CREDENTIAL_TYPE, startN8n, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
-import { sandboxCredentialData } from './fixtures';
+import { administrator, sandboxCredentialData } from './fixtures';
 
 const FEED_ROUTE = 'GET /v1/incident-registrations';
 // n8n polls once a minute at a random second; allow for a slow start and a loaded machine.
@@ -61,8 +61,7 @@ describe('Field Ops Trigger activated in real n8n', () => {
 	const createIncidents = async (count: number, projectId: string) => ((await control('/__sandbox/activity', { kind: 'incident-registrations', action: 'create', count, projectId })) as { ids: string[] }).ids;
 
 	it('emits each new incident once, and keeps its cursor across a restart', async () => {
-		const admin = sb().clients.find((c) => c.administrator) ?? sb().clients[0];
-		const projects = await call(sb().coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb(), admin.clientId) });
+		const projects = await call(sb().coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb(), administrator(sb()).clientId) });
 		const projectId = (projects.body as { id: string }[])[0].id;
 
 		n8n = await startN8n({ userFolder });
