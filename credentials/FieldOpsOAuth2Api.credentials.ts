@@ -1,4 +1,4 @@
-import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 const urlHint = (what: string) =>
 	`${what}. You get it at onboarding, or on the integration page of the Field Ops web administration (Company setup → Integrations).`;
@@ -26,8 +26,6 @@ const urlProperty = (displayName: string, name: string, example: string, hint: s
 
 export class FieldOpsOAuth2Api implements ICredentialType {
 	name = 'fieldOpsOAuth2Api';
-
-	extends = ['oAuth2Api'];
 
 	displayName = 'Field Ops OAuth2 API';
 
@@ -73,6 +71,23 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 			'Root address of the machine-state API',
 		),
 		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			hint: 'The client ID of the API client created on the integration page of the Field Ops web administration',
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			hint: 'The secret shown once when the API client was created',
+		},
+		{
 			displayName: 'Use Core API',
 			name: 'useCoreApi',
 			type: 'boolean',
@@ -95,68 +110,5 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 			default: false,
 			description: 'Whether to request access to the machine-state API',
 		},
-		{
-			displayName: 'Grant Type',
-			name: 'grantType',
-			type: 'hidden',
-			default: 'clientCredentials',
-		},
-		{
-			displayName: 'Access Token URL',
-			name: 'accessTokenUrl',
-			type: 'hidden',
-			default: '={{ $self["identityUrl"].replace(/\\/+$/, "") + "/connect/token" }}',
-		},
-		{
-			displayName: 'Scope',
-			name: 'scope',
-			type: 'hidden',
-			default:
-				'={{ [$self["useCoreApi"] ? "serviceapiv3" : "", $self["useReportingApi"] ? "reportingapiv1" : "", $self["useMachineStateApi"] ? "masstransportapiv1" : ""].filter(Boolean).join(" ") }}',
-		},
-		{
-			displayName: 'Authentication',
-			name: 'authentication',
-			type: 'hidden',
-			default: 'body',
-		},
-		{
-			displayName: 'Auth URI Query Parameters',
-			name: 'authQueryParameters',
-			type: 'hidden',
-			default: '',
-		},
 	];
-
-	// One cheap read on the first API the credential uses: it proves the token server, the client, the scope
-	// and that API's address together. (n8n runs a single test request; the machine-state API has no cheap read.)
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ ($credentials.useCoreApi || !$credentials.useReportingApi ? $credentials.coreUrl : $credentials.reportingUrl).replace(/\\/+$/, "") }}',
-			url: '={{ $credentials.useCoreApi || !$credentials.useReportingApi ? "/api/MachineType" : "/v1/user?ChunkLimit=1" }}',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'Field Ops did not accept the token. Check the Client ID and Client Secret, and that the client is enabled on the integration page.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message: 'The client is not allowed to use this API. Untick the APIs it was not given, or ask your Field Ops administrator to grant them.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'Nothing answers at this address. Check the Core API URL and Reporting API URL (they come with your onboarding).',
-				},
-			},
-		],
-	};
 }

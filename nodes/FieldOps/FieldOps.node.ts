@@ -1,8 +1,16 @@
-import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { searchEmployees, searchMachines, searchProjects, searchWorkOrders } from './listSearch';
+import { testFieldOpsCredential } from './shared/credentialTest';
+import { describeResources } from './shared/describe';
+import { execute } from './shared/operation';
 import { RESOURCES } from './resources';
-import { getMachineTypes } from './resources/machine/loadOptions';
+import { listSearch, loadOptions } from './methods';
 
 export class FieldOps implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,36 +26,13 @@ export class FieldOps implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'fieldOpsOAuth2Api', required: true }],
-		requestDefaults: {
-			baseURL: '={{ $credentials.coreUrl.replace(/\\/+$/, "") }}',
-			headers: { Accept: 'application/json' },
-			json: true,
-			// Error statuses reach the postReceive hook, which explains them; a 401 still throws so n8n renews the token.
-			ignoreHttpStatusErrors: { ignore: true, except: [401] },
-		},
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
-				default: 'project',
-			},
-			...RESOURCES.flatMap((resource) => resource.properties),
-		],
+		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
+		properties: describeResources(RESOURCES, 'project'),
 	};
 
-	customOperations = Object.fromEntries(
-		RESOURCES.filter((resource) => resource.customOperations).map((resource) => [
-			resource.value,
-			resource.customOperations ?? {},
-		]),
-	);
+	methods = { listSearch, loadOptions, credentialTest: { testFieldOpsCredential } };
 
-	methods = {
-		listSearch: { searchProjects, searchWorkOrders, searchMachines, searchEmployees },
-		loadOptions: { getMachineTypes },
-	};
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await execute(RESOURCES, this);
+	}
 }

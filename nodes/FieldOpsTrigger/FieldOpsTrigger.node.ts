@@ -11,8 +11,18 @@ import {
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery, reportFiltersProperty } from '../FieldOps/shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
-import { searchProjects } from '../FieldOps/listSearch';
-import { advance, modifiedSince, newestForTest, readState, startState, type CursorOptions, type StartFrom, type TriggerEvent } from './cursor';
+import { searchProjects } from '../FieldOps/methods';
+import { testFieldOpsCredential } from '../FieldOps/shared/credentialTest';
+import {
+	advance,
+	modifiedSince,
+	newestForTest,
+	readState,
+	startState,
+	type CursorOptions,
+	type StartFrom,
+	type TriggerEvent,
+} from './cursor';
 import { cursorFeed } from './feeds';
 
 type Row = Record<string, unknown>;
@@ -54,7 +64,9 @@ function awaitingRoadReference(now: number, timeoutMs: number) {
 		now - Date.parse(String(record.createdDateTime)) < timeoutMs;
 }
 
-const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({ json: { ...record, _event: event } as IDataObject });
+const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({
+	json: { ...record, _event: event } as IDataObject,
+});
 
 export class FieldOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -69,14 +81,18 @@ export class FieldOpsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'fieldOpsOAuth2Api', required: true }],
+		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
 		properties: [
 			{
 				displayName: 'Records',
 				name: 'feed',
 				type: 'options',
 				noDataExpression: true,
-				options: REPORT_FEEDS.map((feed) => ({ name: feed.name, value: feed.value, description: `Each new or changed ${feed.record}` })),
+				options: REPORT_FEEDS.map((feed) => ({
+					name: feed.name,
+					value: feed.value,
+					description: `Each new or changed ${feed.record}`,
+				})),
 				default: 'incidentRegistrations',
 			},
 			{
@@ -85,7 +101,11 @@ export class FieldOpsTrigger implements INodeType {
 				type: 'multiOptions',
 				options: [
 					{ name: 'Changed', value: 'changed', description: 'A record that existed before was changed' },
-					{ name: 'Deleted', value: 'deleted', description: 'A record was deleted (only reports that report deletions)' },
+					{
+						name: 'Deleted',
+						value: 'deleted',
+						description: 'A record was deleted (only reports that report deletions)',
+					},
 					{ name: 'New', value: 'new', description: 'A record was created' },
 				],
 				default: ['new', 'changed', 'deleted'],
@@ -106,10 +126,15 @@ export class FieldOpsTrigger implements INodeType {
 				options: [
 					{ name: 'Now', value: 'now', description: 'Only changes made after the workflow is activated' },
 					{ name: 'A Date', value: 'date', description: 'Changes made since a date, then everything new' },
-					{ name: 'Everything', value: 'everything', description: 'Every existing record first (spread over several executions), then everything new' },
+					{
+						name: 'Everything',
+						value: 'everything',
+						description: 'Every existing record first (spread over several executions), then everything new',
+					},
 				],
 				default: 'now',
-				description: 'Where the trigger starts when the workflow is first activated. Changing it later has no effect on a running trigger.',
+				description:
+					'Where the trigger starts when the workflow is first activated. Changing it later has no effect on a running trigger.',
 			},
 			{
 				displayName: 'Start Date',
@@ -133,7 +158,8 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'number',
 						default: 1000,
 						typeOptions: { minValue: 1 },
-						description: 'A backlog (for example "Everything") is worked through over several executions, oldest first, this many at a time',
+						description:
+							'A backlog (for example "Everything") is worked through over several executions, oldest first, this many at a time',
 					},
 					{
 						displayName: 'Re-Read Window (Seconds)',
@@ -141,7 +167,8 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'number',
 						default: 60,
 						typeOptions: { minValue: 0 },
-						description: 'Each poll re-reads this much before the last change seen, so records written late are not missed; what was already emitted is not emitted again',
+						description:
+							'Each poll re-reads this much before the last change seen, so records written late are not missed; what was already emitted is not emitted again',
 					},
 					{
 						displayName: 'Road Reference Timeout (Seconds)',
@@ -158,14 +185,15 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						displayOptions: { show: { '/feed': ['images'] } },
-						description: 'Whether to hold back new images with coordinates until Field Ops has filled in their road reference (normally seconds after upload)',
+						description:
+							'Whether to hold back new images with coordinates until Field Ops has filled in their road reference (normally seconds after upload)',
 					},
 				],
 			},
 		],
 	};
 
-	methods = { listSearch: { searchProjects } };
+	methods = { listSearch: { searchProjects }, credentialTest: { testFieldOpsCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const feed = REPORT_FEEDS.find((candidate) => candidate.value === this.getNodeParameter('feed'));
@@ -176,18 +204,29 @@ export class FieldOpsTrigger implements INodeType {
 			maxPerPoll: options.maxPerPoll ?? 1000,
 			overlapMs: (options.overlapSeconds ?? 60) * 1000,
 		};
-		if (cursorOptions.events.length === 0) throw new NodeOperationError(this.getNode(), 'Select at least one event');
+		if (cursorOptions.events.length === 0)
+			throw new NodeOperationError(this.getNode(), 'Select at least one event');
 		const definition = cursorFeed(feed);
 		if (feed.value === 'images' && options.waitForRoadReference) {
-			definition.holdBack = awaitingRoadReference(Date.now(), (options.roadReferenceTimeoutSeconds ?? 60) * 1000);
+			definition.holdBack = awaitingRoadReference(
+				Date.now(),
+				(options.roadReferenceTimeoutSeconds ?? 60) * 1000,
+			);
 		}
-		const query = await reportFilterQuery(this, feed, this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject);
+		const query = await reportFilterQuery(
+			this,
+			feed,
+			this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject,
+		);
 		const now = Date.now();
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the newest few records; the trigger's state is never touched.
 			for (const days of TEST_LOOKBACK_DAYS) {
-				const records = await readAll(this, feed, { ...query, ModifiedSince: new Date(now - days * 86_400_000).toISOString() });
+				const records = await readAll(this, feed, {
+					...query,
+					ModifiedSince: new Date(now - days * 86_400_000).toISOString(),
+				});
 				const newest = newestForTest(records, definition, cursorOptions);
 				if (newest.length > 0 || days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1]) {
 					return newest.length > 0 ? [newest.map(({ event, record }) => toItem(event, record))] : null;
@@ -198,11 +237,18 @@ export class FieldOpsTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const startFrom = this.getNodeParameter('startFrom', 'now') as StartFrom['from'];
 		const start: StartFrom =
-			startFrom === 'date' ? { from: 'date', date: Date.parse(this.getNodeParameter('startDate') as string) } : { from: startFrom as 'now' | 'everything' };
-		if (start.from === 'date' && !Number.isFinite(start.date)) throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
-		const state = readState(staticData[STATE_KEY], definition) ?? startState(definition, start, now, cursorOptions);
+			startFrom === 'date'
+				? { from: 'date', date: Date.parse(this.getNodeParameter('startDate') as string) }
+				: { from: startFrom as 'now' | 'everything' };
+		if (start.from === 'date' && !Number.isFinite(start.date))
+			throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
+		const state =
+			readState(staticData[STATE_KEY], definition) ?? startState(definition, start, now, cursorOptions);
 
-		const records = await readAll(this, feed, { ...query, ModifiedSince: modifiedSince(state, cursorOptions) });
+		const records = await readAll(this, feed, {
+			...query,
+			ModifiedSince: modifiedSince(state, cursorOptions),
+		});
 		const result = advance(state, records, definition, cursorOptions, now);
 		// Written last: a poll that failed above leaves the stored state as it was.
 		staticData[STATE_KEY] = result.state as unknown as IDataObject;

@@ -102,7 +102,12 @@ const windowStart = (state: CursorState, overlap: number) => Math.max(state.curs
  * State for a first activation. "From now" starts one overlap before `now`: trusting n8n's clock exactly
  * would lose records stamped by a server clock running behind it.
  */
-export function startState<T>(feed: Feed<T>, start: StartFrom, now: number, options: CursorOptions): CursorState {
+export function startState<T>(
+	feed: Feed<T>,
+	start: StartFrom,
+	now: number,
+	options: CursorOptions,
+): CursorState {
 	const floor =
 		start.from === 'everything' ? 0 : start.from === 'date' ? start.date : now - overlapOf(options);
 	return { version: 1, mode: modeOf(feed), cursor: floor, floor, newFrom: floor, seen: [] };
@@ -218,7 +223,12 @@ export function newestForTest<T>(
 	return picked;
 }
 
-function classify<T>(version: Version<T>, feed: Feed<T>, handledBefore: boolean, newFrom: number): TriggerEvent {
+function classify<T>(
+	version: Version<T>,
+	feed: Feed<T>,
+	handledBefore: boolean,
+	newFrom: number,
+): TriggerEvent {
 	if (feed.isDeleted?.(version.record)) return 'deleted';
 	if (handledBefore) return 'changed';
 	const created = feed.createdAt?.(version.record);

@@ -2,6 +2,8 @@ import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
 
+let credentials = 0;
+
 /** The harness itself: a workflow really runs our built node against the sandbox over HTTP. */
 describe('in-process n8n harness', () => {
 	const sb = useSandbox();
@@ -11,13 +13,16 @@ describe('in-process n8n harness', () => {
 		harness = await N8nHarness.load();
 	});
 
+	// Each test its own credential: tokens are kept per credential, so no test depends on the ones before it.
+	const getMany = () =>
+		fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }, { credentialId: `harness-${credentials}` });
 	beforeEach(async () => {
-		useSandboxCredential(harness, sb());
+		useSandboxCredential(harness, sb(), 'fieldops-admin', `harness-${++credentials}`);
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
 	it('runs Project → Get Many and returns the projects the sandbox holds for the caller', async () => {
-		const result = await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }));
+		const result = await harness.run(getMany());
 
 		expect(result.error).toBeUndefined();
 		const expected = [...sb().sandbox.world.projects.values()]
@@ -31,14 +36,15 @@ describe('in-process n8n harness', () => {
 		expect(stats.tokensIssued).toBe(1);
 	});
 
-	it('keeps the OAuth2 token in the credential and reuses it in the next execution', async () => {
+	it('reuses the token in the next execution, and never stores it in the credential', async () => {
 		// A fresh credential (beforeEach): the first execution fetches the token, the second reuses it.
-		await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }));
-		await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }));
+		await harness.run(getMany());
+		await harness.run(getMany());
 
 		const stats = (await call(sb().coreUrl, '/__sandbox/stats')).body;
 		expect(stats.requests['GET /api/v4/integration/projects']).toBe(2);
 		expect(stats.tokensIssued).toBe(1);
-		expect(harness.credentialsHelper.oauthTokenWrites).toBeGreaterThan(0);
+		expect(harness.credentialsHelper.oauthTokenWrites).toBe(0);
+		expect(JSON.stringify([...harness.credentialsHelper.stored.values()])).not.toMatch(/access_token|oauthTokenData/);
 	});
 });

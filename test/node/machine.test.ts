@@ -76,7 +76,7 @@ describe('Field Ops → Machine', () => {
 		const result = await run({ operation: 'updateMany', updateFields: { hourMeter: 1234 } }, items, true);
 		const output = result.items['Field Ops'];
 		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
-		expect(output[1].json.error).toMatch(/item 2.*Machine ID is empty/);
+		expect(output[1].json.error).toMatch(/item 2.*Machine is empty/);
 		expect(output[0].json).toMatchObject({ id: first.id, success: true });
 		expect((await stats()).requests['PUT /api/v4/integration/machines/update/array']).toBe(1);
 		expect([first, second].map((m) => sb().sandbox.world.machines.get(m.id)?.hourMeter)).toEqual([1234, 1234]);

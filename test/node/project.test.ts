@@ -93,7 +93,7 @@ describe('Field Ops → Project: bad input', () => {
 		const result = await harness.run(
 			fieldOpsWorkflow({ resource: 'project', operation: 'create', companyId: sb().clients[0].companyId, projectNumber: 'D-1', additionalFields: { startDate: 'next Tuesday' } }, { continueOnFail: true }),
 		);
-		expect(result.items['Field Ops'][0].json.error).toMatch(/startDate is not a valid date: "next Tuesday"/);
+		expect(result.items['Field Ops'][0].json.error).toMatch(/Start Date is not a valid date: "next Tuesday"/);
 		expect((await stats()).requests['POST /api/v4/integration/projects']).toBeUndefined();
 	});
 

@@ -8,22 +8,27 @@ describe('OAuth2 token reuse', () => {
 	const sb = useSandbox({ tokenTtl: TTL_SECONDS });
 	let harness: N8nHarness;
 	const stats = async () => (await call(sb().coreUrl, '/__sandbox/stats')).body;
-	const getProjects = fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true });
+	// Each test its own credential (tokens are kept per credential), so no test depends on the ones before it.
+	let credential = 0;
+	let getProjects = fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true });
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 	});
 
 	beforeEach(async () => {
-		useSandboxCredential(harness, sb());
+		const id = `token-test-${++credential}`;
+		useSandboxCredential(harness, sb(), 'fieldops-admin', id);
+		getProjects = fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }, { credentialId: id });
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
 	it('fetches one token when 50 items use a fresh credential at the same moment', async () => {
-		const items = Array.from({ length: 50 }, (_, i) => ({ json: { i } }));
-		const result = await harness.run(getProjects, { triggerItems: items });
+		// Five executions of ten items each, all at once (one node runs its items one after another).
+		const items = Array.from({ length: 10 }, (_, i) => ({ json: { i } }));
+		const results = await Promise.all(Array.from({ length: 5 }, async () => await harness.run(getProjects, { triggerItems: items })));
 
-		expect(result.error).toBeUndefined();
+		for (const result of results) expect(result.error).toBeUndefined();
 		const after = await stats();
 		expect(after.requests['GET /api/v4/integration/projects']).toBe(50);
 		expect(after.tokensIssued).toBe(1);

@@ -1,6 +1,4 @@
-import type { INode } from 'n8n-workflow';
-
-import { formatUserDate } from '../../nodes/FieldOps/resources/user/dates';
+import { userDate } from '../../nodes/FieldOps/shared/dates';
 import { userResource } from '../../nodes/FieldOps/resources/user';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
@@ -8,26 +6,24 @@ import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
 
 const user = (mode: 'employeeNumber' | 'profileId', value: string) => ({ __rl: true, mode, value });
 const DAY = 86_400_000;
-const node = { name: 'Field Ops' } as INode;
 
 describe('User (v4) dates', () => {
 	it('formats picker values, ISO strings and dotted dates in both formats, without shifting the day', () => {
 		for (const value of ['1985-04-03T00:00:00', '1985-04-03', '1985-04-03T23:30:00+02:00', '03.04.1985']) {
-			expect(formatUserDate(node, 'Birth Date', value, 'yyyy-MM-dd', 0)).toBe('1985-04-03');
-			expect(formatUserDate(node, 'Birth Date', value, 'dd.MM.yyyy', 0)).toBe('03.04.1985');
+			expect(userDate('Birth Date', value, 'yyyy-MM-dd')).toBe('1985-04-03');
+			expect(userDate('Birth Date', value, 'dd.MM.yyyy')).toBe('03.04.1985');
 		}
 	});
 
 	it('refuses dates that do not exist or cannot be read', () => {
 		for (const value of ['2024-02-30', '31.04.2024', 'next friday', '']) {
-			expect(() => formatUserDate(node, 'Birth Date', value, 'yyyy-MM-dd', 0)).toThrow(/Birth Date is not a valid date/);
+			expect(() => userDate('Birth Date', value, 'yyyy-MM-dd')).toThrow(/Birth Date is not a valid date/);
 		}
 	});
 
 	it('is marked as the legacy API in the UI', () => {
 		expect(userResource.name).toBe('User (Legacy)');
-		const notice = userResource.properties.find((p) => p.type === 'notice' && p.name === 'legacyNotice');
-		expect(notice?.displayName).toMatch(/legacy.*Employee resource \(v5\)/);
+		expect(userResource.notice).toMatch(/legacy.*Employee resource \(v5\)/);
 	});
 });
 

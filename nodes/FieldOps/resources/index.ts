@@ -1,4 +1,4 @@
-import type { ResourceModule } from '../shared/types';
+import type { Resource } from '../shared/operation';
 import { certificateResource } from './certificate';
 import { documentResource } from './document';
 import { employeeResource } from './employee';
@@ -11,7 +11,7 @@ import { userResource } from './user';
 import { workOrderResource } from './workOrder';
 
 /** Every resource of the Field Ops node, in the order of the Resource list. */
-export const RESOURCES: ResourceModule[] = [
+export const RESOURCES: Resource[] = [
 	certificateResource,
 	documentResource,
 	employeeResource,
@@ -22,4 +22,4 @@ export const RESOURCES: ResourceModule[] = [
 	reportResource,
 	userResource,
 	workOrderResource,
-].filter((resource) => resource.properties.length > 0);
+];

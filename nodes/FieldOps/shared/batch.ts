@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -7,15 +6,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { nodeError } from './errors';
+import type { Field } from './fields';
+import { Item } from './items';
+
 export type ItemOutcome =
 	| { ok: true; json: IDataObject }
 	| { ok: false; message: string; description?: string };
 
 export interface BatchSpec {
 	/** Builds the request element for one input item; throwing marks only that item as failed (no request). */
-	buildElement(itemIndex: number): IDataObject;
+	buildElement(item: Item): IDataObject | Promise<IDataObject>;
 	/** Sends one batch in ONE request and answers one outcome per element, in order. */
-	send(elements: IDataObject[], itemIndexes: number[]): Promise<ItemOutcome[]>;
+	send(elements: IDataObject[]): Promise<ItemOutcome[]>;
 	/** What an item is, for messages ("machine"). */
 	what: string;
 }
@@ -23,16 +26,16 @@ export interface BatchSpec {
 export const DEFAULT_BATCH_SIZE = 100;
 
 /** The "Batch Size" option of batched operations. */
-export function batchSizeOption(show: Record<string, string[]>, max = 1000): INodeProperties {
-	return {
+export function batchSizeField(max = 1000): Field {
+	const property: INodeProperties = {
 		displayName: 'Batch Size',
 		name: 'batchSize',
 		type: 'number',
 		default: DEFAULT_BATCH_SIZE,
 		typeOptions: { minValue: 1, maxValue: max },
-		displayOptions: { show },
 		description: 'How many input items are sent in one request. Each item still gets its own result.',
 	};
+	return { property };
 }
 
 /**
@@ -46,7 +49,8 @@ export async function runBatched(
 	spec: BatchSpec,
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
-	const batchSize = Math.max(1, Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE)));
+	const raw = Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE));
+	const batchSize = Number.isInteger(raw) && raw >= 1 ? raw : DEFAULT_BATCH_SIZE;
 	const outcomes: ItemOutcome[] = new Array(items.length);
 
 	for (let start = 0; start < items.length; start += batchSize) {
@@ -54,19 +58,20 @@ export async function runBatched(
 		const indexes: number[] = [];
 		for (let itemIndex = start; itemIndex < Math.min(start + batchSize, items.length); itemIndex++) {
 			try {
-				elements.push(spec.buildElement(itemIndex));
+				elements.push(await spec.buildElement(new Item(context, itemIndex)));
 				indexes.push(itemIndex);
 			} catch (error) {
+				const failure = nodeError(context.getNode(), error, itemIndex);
 				outcomes[itemIndex] = {
 					ok: false,
-					message: (error as Error).message,
-					description: (error as NodeOperationError).description ?? undefined,
+					message: failure.message,
+					description: failure.description ?? undefined,
 				};
 			}
 		}
 		if (elements.length === 0) continue;
 		try {
-			const results = await spec.send(elements, indexes);
+			const results = await spec.send(elements);
 			indexes.forEach((itemIndex, position) => {
 				outcomes[itemIndex] = results[position] ?? {
 					ok: false,
@@ -75,16 +80,13 @@ export async function runBatched(
 			});
 		} catch (error) {
 			// The whole request failed (network, 401, 5xx): every item of this batch failed the same way.
-			if (!context.continueOnFail()) {
-				throw error instanceof NodeApiError
-					? error
-					: new NodeOperationError(context.getNode(), error as Error);
-			}
+			const failure = nodeError(context.getNode(), error);
+			if (!context.continueOnFail()) throw failure;
 			for (const itemIndex of indexes)
 				outcomes[itemIndex] = {
 					ok: false,
-					message: (error as Error).message,
-					description: (error as NodeOperationError).description ?? undefined,
+					message: failure.message,
+					description: failure.description ?? undefined,
 				};
 		}
 	}

@@ -1,21 +1,24 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
-interface ApiErrorDetail {
-	code?: string;
-	field?: string;
-	message?: string;
-}
-
-interface ApiErrorBody {
-	message?: string;
-	errors?: ApiErrorDetail[];
-	error?: string;
-	error_description?: string;
+/**
+ * A failure described in our own words. Code below the transport throws it; whatever reaches n8n is turned into
+ * an n8n error built from these strings only, never from an HTTP client's error (which carries request bodies,
+ * the client secret included).
+ */
+export class FieldOpsFailure extends Error {
+	constructor(
+		message: string,
+		readonly description = '',
+		readonly httpCode?: number,
+	) {
+		super(message);
+	}
 }
 
 const MACHINE_TYPE_INVALID = 'MachineService.machineTypeInvalid';
+const MAX_TEXT = 300;
 
-/** What a foreman can do about each status, when the API's own message is not enough. */
+/** What a site manager can do about each status, when the API's own message is not enough. */
 const HINTS: Record<number, string> = {
 	400: 'Check the fields named above and run the node again.',
 	401: 'Field Ops did not accept the access token. Check the Client ID and Client Secret of the Field Ops credential and that the API client is still enabled on the integration page.',
@@ -29,75 +32,136 @@ const HINTS: Record<number, string> = {
 	503: 'Field Ops is temporarily unavailable. Try again in a moment.',
 };
 
-function asBody(body: unknown): ApiErrorBody {
-	if (body && typeof body === 'object' && !Array.isArray(body)) return body as ApiErrorBody;
-	if (typeof body === 'string' && body.trim().startsWith('{')) {
-		try {
-			return JSON.parse(body) as ApiErrorBody;
-		} catch {
-			return { message: body };
-		}
-	}
-	return typeof body === 'string' && body ? { message: body } : {};
+interface ErrorDetail {
+	code?: string;
+	field?: string;
+	message?: string;
 }
 
-/** "field — message" lines for the validation errors of a response (employees v5 shape, used everywhere). */
-export function describeErrors(body: ApiErrorBody): string[] {
-	return (body.errors ?? []).map((e) => {
+export function looksLikeHtml(text: string): boolean {
+	return /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
+}
+
+/** A short single line of text for a message: never a web page, never more than a few hundred characters. */
+export function shortText(value: unknown): string | undefined {
+	if (typeof value !== 'string' || value.trim() === '' || looksLikeHtml(value)) return undefined;
+	const line = value.replace(/\s+/g, ' ').trim();
+	return line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT)}…` : line;
+}
+
+function parsed(body: unknown): unknown {
+	if (typeof body !== 'string' || !/^\s*[{[]/.test(body)) return body;
+	try {
+		return JSON.parse(body) as unknown;
+	} catch {
+		return body;
+	}
+}
+
+/** The validation details of an error body: the v5 `errors[]`, RFC 7807 `errors`, or an `{field: [messages]}` map. */
+function detailsOf(errors: unknown): ErrorDetail[] {
+	if (Array.isArray(errors)) {
+		return errors
+			.filter((e) => e && typeof e === 'object')
+			.map((e: Record<string, unknown>) => ({
+				code: shortText(e.code),
+				field: shortText(e.field ?? e.name ?? e.pointer ?? e.propertyName),
+				message: shortText(e.message ?? e.reason ?? e.detail ?? e.errorMessage),
+			}));
+	}
+	if (errors && typeof errors === 'object') {
+		return Object.entries(errors).map(([field, messages]) => ({
+			field,
+			message: shortText([messages].flat().join('; ')),
+		}));
+	}
+	return [];
+}
+
+/** The parts of an error answer we show: its message and validation details, in whatever common shape. */
+export function readErrorBody(body: unknown): { message?: string; details: ErrorDetail[] } {
+	const value = parsed(body);
+	if (typeof value === 'string') return { message: shortText(value), details: [] };
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return { details: [] };
+	const object = value as Record<string, unknown>;
+	const message = [object.message, object.detail, object.title, object.error_description, object.error]
+		.map(shortText)
+		.find(Boolean);
+	return { message, details: detailsOf(object.errors).slice(0, 20) };
+}
+
+/** "field — message" lines for validation errors. */
+export function describeErrors(details: ErrorDetail[]): string[] {
+	return details.map((e) => {
 		if (e.code === MACHINE_TYPE_INVALID) {
 			return `${e.field ?? 'typeId'} — ${e.message ?? 'unknown machine type'}. Pick a type from the "Machine Type" list (it shows the types configured for your company), or add the type in the Field Ops web administration. Equipment does not need a valid type.`;
 		}
 		let message = e.message ?? e.code ?? 'invalid';
 		if (!e.field) return message;
-		// Validation messages often repeat the field ("lastName: too short", "employeeNumber 12 is used"): say it once.
+		// Validation messages often repeat the field ("lastName: too short"): say it once.
 		if (message.startsWith(`${e.field}:`)) message = message.slice(e.field.length + 1).trim();
 		return `${e.field} — ${message}`;
 	});
 }
 
-/**
- * Turns a Field Ops error response into a NodeApiError whose message says what went wrong and whose
- * description says what to do. `what` names the thing the request was about ("project", "work order").
- */
-export function fieldOpsApiError(
-	node: INode,
-	statusCode: number,
-	body: unknown,
-	what?: string,
-	itemIndex?: number,
-): NodeApiError {
-	const parsed = asBody(body);
-	const details = describeErrors(parsed);
-	const apiMessage = parsed.message ?? parsed.error_description ?? parsed.error;
+/** A Field Ops error answer as a failure whose message says what went wrong and whose description what to do. */
+export function apiFailure(statusCode: number, body: unknown, what?: string): FieldOpsFailure {
+	const { message: apiMessage, details } = readErrorBody(body);
+	const lines = describeErrors(details);
 	let message: string;
 	if (statusCode === 404)
 		message = `${what ? `The ${what} was not found` : 'Not found'}${apiMessage ? `: ${apiMessage}` : ''}`;
 	else if (statusCode === 403)
 		message = `No access${what ? ` to this ${what}` : ''}${apiMessage ? `: ${apiMessage}` : ''}`;
-	else if (details.length > 0)
-		message = `Field Ops refused the request: ${details.length === 1 ? details[0] : `${details.length} problems`}`;
-	else
-		message = apiMessage
-			? `Field Ops answered ${statusCode}: ${apiMessage}`
-			: `Field Ops answered ${statusCode}`;
+	else if (lines.length > 0)
+		message = `Field Ops refused the request: ${lines.length === 1 ? lines[0] : `${lines.length} problems`}`;
+	else message = `Field Ops answered ${statusCode}${apiMessage ? `: ${apiMessage}` : ''}`;
 	const hint = HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : undefined);
-	const description = [details.length > 1 ? details.join('\n') : undefined, hint]
-		.filter(Boolean)
-		.join('\n\n');
-	return new NodeApiError(
-		node,
-		{ message: apiMessage ?? '', errors: (parsed.errors ?? []) as unknown as JsonObject[] } as JsonObject,
-		{
-			message,
-			description,
-			httpCode: String(statusCode),
-			itemIndex,
-		},
-	);
+	const description = [lines.length > 1 ? lines.join('\n') : undefined, hint].filter(Boolean).join('\n\n');
+	return Object.assign(new FieldOpsFailure(message, description, statusCode), { details });
 }
 
-/** An error to rethrow from code operations: n8n's own node errors as they are, anything else wrapped. */
-export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error as Error, { itemIndex });
+/** The validation details an API failure carried (for per-item results of batches). */
+export function failureDetails(error: unknown): ErrorDetail[] {
+	const response = (error as { errorResponse?: { errors?: ErrorDetail[] } })?.errorResponse;
+	return response?.errors ?? (error as { details?: ErrorDetail[] })?.details ?? [];
+}
+
+/**
+ * Any error as the n8n error that leaves the node: n8n's own node errors as they are, our failures with their
+ * words, anything else by its message alone.
+ */
+export function nodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof FieldOpsFailure) {
+		const details = (error as { details?: ErrorDetail[] }).details;
+		const response = {
+			message: error.message,
+			...(details?.length ? { errors: details } : {}),
+		} as unknown as JsonObject;
+		return new NodeApiError(node, response, {
+			message: error.message,
+			description: error.description,
+			httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
+			itemIndex,
+		});
+	}
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	return new NodeOperationError(node, shortText(message) ?? 'Unexpected error', { itemIndex });
+}
+
+/** The outcome of some work, failure included, as a value (the caller decides what a failure means). */
+export async function settle<T>(work: () => Promise<T>): Promise<{ value: T } | { error: unknown }> {
+	try {
+		return { value: await work() };
+	} catch (error) {
+		return { error };
+	}
 }

@@ -1,91 +1,188 @@
 import type { INodeProperties, NodePropertyTypes } from 'n8n-workflow';
 
-/** A field sent as a JSON body property of the same name (for Additional Fields / Update Fields collections). */
-/** Body properties that hold a date (from `bodyField(…, 'dateTime')`): checked before any request is sent. */
-export const DATE_BODY_FIELDS = new Set<string>();
+import { isoDateTime } from './dates';
+import { FieldOpsFailure } from './errors';
+import type { Item } from './items';
 
+/** Where a field's value goes in the request. */
+export type Destination = 'body' | 'query' | 'path';
+
+/**
+ * One parameter of an operation with its behaviour: the n8n parameter the user fills in, where its value goes in
+ * the request (under its own name, or `as`), and how that value is checked and shaped before anything is sent.
+ * A collection's entries go where each of its `children` says.
+ */
+export interface Field {
+	property: INodeProperties;
+	to?: Destination;
+	as?: string;
+	/** The value to send from what n8n resolved; undefined leaves it out; throws an error naming the field. */
+	value?: (raw: unknown, item: Item) => unknown;
+	children?: Field[];
+}
+
+const isBlank = (raw: unknown) => raw === undefined || raw === null || raw === '';
+
+const EMPTY_DEFAULTS: Partial<Record<NodePropertyTypes, INodeProperties['default']>> = {
+	boolean: false,
+	number: 0,
+	dateTime: '',
+	string: '',
+	options: '',
+};
+
+/** A date-time: refused unless a real date in ISO 8601; left out when empty. */
+export const dateValue = (label: string) => (raw: unknown) =>
+	isBlank(raw) ? undefined : isoDateTime(label, raw);
+
+/** A number: refused unless finite; left out when empty. */
+export const numberValue = (label: string) => (raw: unknown) => {
+	if (isBlank(raw)) return undefined;
+	const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
+	if (!Number.isFinite(value))
+		throw new FieldOpsFailure(
+			`${label} is not a number: "${String(raw)}"`,
+			'Use digits and a decimal point, e.g. 12.5.',
+		);
+	return value;
+};
+
+/** Required text: trimmed, and refused when empty (an expression may give an empty value). */
+export const requiredText = (label: string, example?: string) => (raw: unknown) => {
+	const text = isBlank(raw) ? '' : String(raw).trim();
+	if (text === '')
+		throw new FieldOpsFailure(`${label} is empty`, `Enter the ${label}${example ? `, ${example}` : ''}.`);
+	return text;
+};
+
+/** A field sent under its own name (body by default): dates and numbers are checked before sending. */
 export function bodyField(
 	displayName: string,
 	name: string,
 	type: NodePropertyTypes,
 	description: string,
 	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	if (type === 'dateTime') DATE_BODY_FIELDS.add(name);
-	const defaults: Partial<Record<NodePropertyTypes, unknown>> = {
-		boolean: false,
-		number: 0,
-		dateTime: '',
-		string: '',
-		options: '',
-	};
+	to: Destination = 'body',
+): Field {
 	return {
-		displayName,
-		name,
-		type,
-		default: (defaults[type] ?? '') as INodeProperties['default'],
-		description,
-		routing: { send: { type: 'body', property: name } },
-		...extra,
+		property: { displayName, name, type, default: EMPTY_DEFAULTS[type] ?? '', description, ...extra },
+		to,
+		value:
+			type === 'dateTime' ? dateValue(displayName) : type === 'number' ? numberValue(displayName) : undefined,
 	};
 }
 
-/** A regex validation for string fields, checked by n8n before the node runs. */
+/** A required field (n8n marks it; an expression that yields nothing is refused before sending). */
+export function requiredField(
+	displayName: string,
+	name: string,
+	type: 'string' | 'dateTime',
+	description: string,
+	extra: Partial<INodeProperties> = {},
+	to: Destination | undefined = 'body',
+): Field {
+	const example = typeof extra.placeholder === 'string' ? extra.placeholder : undefined;
+	return {
+		property: { displayName, name, type, required: true, default: '', description, ...extra },
+		to,
+		value: type === 'dateTime' ? requiredDate(displayName) : requiredText(displayName, example),
+	};
+}
+
+const requiredDate = (label: string) => (raw: unknown) => {
+	if (isBlank(raw)) throw new FieldOpsFailure(`${label} is empty`, `Pick the ${label} in the date picker.`);
+	return isoDateTime(label, raw);
+};
+
+/** "Additional Fields" / "Update Fields": optional fields the user adds one by one. */
+export function fieldsCollection(kind: 'additional' | 'update', children: Field[]): Field {
+	return {
+		property: {
+			displayName: kind === 'additional' ? 'Additional Fields' : 'Update Fields',
+			name: kind === 'additional' ? 'additionalFields' : 'updateFields',
+			type: 'collection',
+			placeholder: 'Add Field',
+			default: {},
+			...(kind === 'update'
+				? { description: 'Only the fields you add here change; everything else stays as it is' }
+				: {}),
+			options: children.map((child) => child.property),
+		},
+		children,
+	};
+}
+
+/** A collection of options or filters, each going where it says. */
+export function optionsCollection(
+	displayName: string,
+	name: string,
+	children: Field[],
+	extra: Partial<INodeProperties> = {},
+): Field {
+	return {
+		property: {
+			displayName,
+			name,
+			type: 'collection',
+			placeholder: displayName === 'Filters' ? 'Add Filter' : 'Add Option',
+			default: {},
+			...extra,
+			options: children.map((child) => child.property),
+		},
+		children,
+	};
+}
+
+/** A notice shown with an operation: says what it does that a user could not guess. */
+export const notice = (name: string, text: string): Field => ({
+	property: { displayName: text, name, type: 'notice', default: '' },
+});
+
+export const returnAll: Field = {
+	property: {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+};
+
+export const limit: Field = {
+	property: {
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+};
+
+/** How many records to return: all, or the Limit (a whole number of at least 1). */
+export function readLimit(item: Item): number {
+	if (item.param<boolean>('returnAll') === true) return Infinity;
+	const raw = item.param('limit');
+	const value = typeof raw === 'number' ? raw : Number(String(raw ?? '').trim());
+	if (!Number.isInteger(value) || value < 1)
+		throw new FieldOpsFailure(
+			`Limit must be a whole number of 1 or more: "${String(raw)}"`,
+			'For example 50, or turn on Return All.',
+		);
+	return value;
+}
+
+/** The company a new record belongs to (required by the create and replace endpoints). */
+export const companyIdField = (): Field =>
+	requiredField('Company ID', 'companyId', 'string', 'The ID of your company in Field Ops', {
+		placeholder: 'e.g. 6c1f0a52-1d4e-…',
+		hint: 'The ID of your company in Field Ops (shown on the integration page of the web administration, and as companyId on any project)',
+	});
+
+/** A regex check of a text field, shown by the editor while typing. */
 export function pattern(regex: string, errorMessage: string): Partial<INodeProperties> {
 	return {
 		typeOptions: { validation: [{ type: 'regex', properties: { regex, errorMessage } }] },
 	} as Partial<INodeProperties>;
-}
-
-/** Return All / Limit for list endpoints that answer everything at once (the limit is applied by n8n). */
-export function returnAllOrLimit(show: Record<string, string[]>): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			displayOptions: { show },
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			displayOptions: { show: { ...show, returnAll: [false] } },
-			typeOptions: { minValue: 1 },
-			default: 50,
-			routing: { output: { maxResults: '={{ $value }}' } },
-			description: 'Max number of results to return',
-		},
-	];
-}
-
-export const companyIdField = (show: Record<string, string[]>): INodeProperties => ({
-	displayName: 'Company ID',
-	name: 'companyId',
-	type: 'string',
-	required: true,
-	default: '',
-	displayOptions: { show },
-	placeholder: 'e.g. 6c1f0a52-1d4e-…',
-	hint: 'The ID of your company in Field Ops (shown on the integration page of the web administration, and as companyId on any project)',
-	routing: { send: { type: 'body', property: 'companyId' } },
-});
-
-/**
- * The "Additional Fields" / "Update Fields" collection of a resource: optional fields the user adds one by one.
- * Update Fields says that only what is added changes.
- */
-export function fieldsCollection(kind: 'additional' | 'update', displayOptions: INodeProperties['displayOptions'], options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: kind === 'additional' ? 'Additional Fields' : 'Update Fields',
-		name: kind === 'additional' ? 'additionalFields' : 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions,
-		...(kind === 'update' ? { description: 'Only the fields you add here change; everything else stays as it is' } : {}),
-		options,
-	};
 }

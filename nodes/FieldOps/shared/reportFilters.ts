@@ -1,18 +1,25 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from './locators';
+import { locatorValue, projectIdByNumber } from './lookups';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
-import { apiRequest, type FieldOpsContext } from './transport';
+import type { FieldOpsContext } from './transport';
 
-const feedsWith = (test: (feed: ReportFeed) => boolean) => REPORT_FEEDS.filter(test).map((feed) => feed.value);
+const feedsWith = (test: (feed: ReportFeed) => boolean) =>
+	REPORT_FEEDS.filter(test).map((feed) => feed.value);
 
 /**
  * The "Filters" collection of a reporting feed, each filter shown only for the feeds the spec lists it for.
  * `parameter` is the root parameter that picks the feed (the Report operation, or the trigger's feed).
  */
-export function reportFiltersProperty(parameter: string, show: Record<string, string[]> = {}): INodeProperties {
+export function reportFiltersProperty(
+	parameter: string,
+	show: Record<string, string[]> = {},
+): INodeProperties {
 	// Inside a collection, a root parameter is named with a leading slash.
-	const withFilter = (filter: ReportFilter) => ({ show: { [`/${parameter}`]: feedsWith((feed) => feed.filters.includes(filter)) } });
+	const withFilter = (filter: ReportFilter) => ({
+		show: { [`/${parameter}`]: feedsWith((feed) => feed.filters.includes(filter)) },
+	});
 	return {
 		displayName: 'Filters',
 		name: 'filters',
@@ -79,7 +86,8 @@ export function reportFiltersProperty(parameter: string, show: Record<string, st
 				description: 'Whether to return only records owned by your own company',
 			},
 			{
-				...projectLocator({ displayOptions: withFilter('ProjectId') }),
+				...projectLocator().property,
+				displayOptions: withFilter('ProjectId'),
 				required: false,
 				description: 'Only records of this project',
 			},
@@ -125,27 +133,23 @@ const SIMPLE_FILTERS: Array<[ReportFilter, string]> = [
  * The query parameters of the Filters collection, for the filters the feed accepts. A project given by number
  * is looked up first, as in every other project field.
  */
-export async function reportFilterQuery(context: FieldOpsContext, feed: ReportFeed, filters: IDataObject, itemIndex?: number): Promise<IDataObject> {
+export async function reportFilterQuery(
+	context: FieldOpsContext,
+	feed: ReportFeed,
+	filters: IDataObject,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const query: IDataObject = {};
-	const project = filters.project as { mode?: string; value?: string } | undefined;
-	const projectValue = project?.value?.trim();
-	if (feed.filters.includes('ProjectId') && projectValue) {
+	const project = locatorValue(filters.project ?? '');
+	if (feed.filters.includes('ProjectId') && project.value) {
 		query.ProjectId =
-			project?.mode === 'projectNumber'
-				? String(
-						(
-							await apiRequest<IDataObject>(context, {
-								method: 'GET',
-								url: `/api/v4/integration/projects/by-project-number/${encodeURIComponent(projectValue)}`,
-								what: 'project',
-								itemIndex,
-							})
-						).id,
-					)
-				: projectValue;
+			project.mode === 'projectNumber'
+				? await projectIdByNumber(context, project.value, itemIndex)
+				: project.value;
 	}
 	for (const [apiName, field] of SIMPLE_FILTERS) {
-		if (feed.filters.includes(apiName) && filters[field] !== undefined && filters[field] !== '') query[apiName] = filters[field];
+		if (feed.filters.includes(apiName) && filters[field] !== undefined && filters[field] !== '')
+			query[apiName] = filters[field];
 	}
 	const sources = filters.sources as string[] | undefined;
 	if (feed.filters.includes('Sources') && sources?.length) query.Sources = sources.join(',');

@@ -1,125 +1,146 @@
+import { sleep, type IDataObject } from 'n8n-workflow';
+
+import { FieldOpsFailure, apiFailure, nodeError, settle } from './errors';
 import {
-	NodeApiError,
-	sleep,
-	type JsonObject,
-	type ICredentialDataDecryptedObject,
-	type IDataObject,
-	type IExecuteFunctions,
-	type IExecuteSingleFunctions,
-	type IHttpRequestMethods,
-	type IHttpRequestOptions,
-	type ILoadOptionsFunctions,
-	type IN8nHttpFullResponse,
-	type IPollFunctions,
-} from 'n8n-workflow';
+	discard,
+	exchange,
+	failureText,
+	httpOf,
+	readBody,
+	type ApiRequest,
+	type ApiResponse,
+	type FieldOpsContext,
+	type PathParam,
+} from './http';
+import { readSettings, urlFieldLabel, type Settings } from './settings';
+import { accessToken } from './token';
 
-import { API_URL_FIELD, CREDENTIAL_TYPE, type FieldOpsApi } from './constants';
-import { fieldOpsApiError } from './errors';
-import { ensureFreshToken } from './token';
-
-export type FieldOpsContext =
-	| IExecuteFunctions
-	| IExecuteSingleFunctions
-	| IPollFunctions
-	| ILoadOptionsFunctions;
-
-export interface ApiRequest {
-	api?: FieldOpsApi;
-	method: IHttpRequestMethods;
-	/** Path below the API's root; path values must already be URL-encoded. */
-	url: string;
-	qs?: IDataObject;
-	body?: unknown;
-	/** Names the thing the request is about, for error messages ("project"). */
-	what?: string;
-	itemIndex?: number;
-	/** Retries for idempotent reads: 429, 5xx and dropped connections, honouring Retry-After. */
-	retries?: number;
-}
-
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const READ_RETRIES = 2;
+const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 30_000;
+/** Half of a UTF-16 pair without its other half: it has no UTF-8 form, so it cannot be sent. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Wait before retry `attempt` (1-based): the server's Retry-After when given, else exponential backoff. */
 function retryDelayMs(attempt: number, retryAfter: unknown): number {
 	const seconds = Number(retryAfter);
-	if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
+	if (retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0)
+		return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
 	return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
 }
 
-function isAuthError(error: unknown): boolean {
-	const status =
-		(error as { httpCode?: string; response?: { status?: number } }).httpCode ??
-		(error as { response?: { status?: number } }).response?.status;
-	return String(status) === '401' || String(status) === '403';
+/** A path value as one encoded segment; `.`, `..`, empty or unencodable values are refused before sending. */
+function segment(name: string, param: PathParam | undefined): string {
+	const label = param?.label ?? name;
+	const value = param?.value === undefined || param.value === null ? '' : String(param.value).trim();
+	if (value === '')
+		throw new FieldOpsFailure(`${label} is empty`, `Enter the ${label}, or pick it from the list.`);
+	if (value === '.' || value === '..')
+		throw new FieldOpsFailure(`${label} "${value}" is not a valid value`, `Enter the ${label} itself.`);
+	if (LONE_SURROGATE.test(value))
+		throw new FieldOpsFailure(`${label} contains characters that cannot be sent`, `Check the ${label}.`);
+	return encodeURIComponent(value);
 }
 
-/** Root address of one API from the credential, without a trailing slash. */
-export async function apiBaseUrl(context: FieldOpsContext, api: FieldOpsApi): Promise<string> {
-	return baseUrlOf(await context.getCredentials(CREDENTIAL_TYPE), api);
+function targetUrl(settings: Settings, request: ApiRequest): string {
+	if (request.url !== undefined) {
+		if (!settings.isOwn(request.url))
+			throw new FieldOpsFailure(
+				'The link does not point at a Field Ops address of the credential, so it was not fetched',
+				'The access token is only ever sent to the addresses of the Field Ops credential.',
+			);
+		return request.url;
+	}
+	const path = (request.path ?? '').replace(/\{(\w+)\}/g, (_, name: string) =>
+		segment(name, request.params?.[name]),
+	);
+	return `${settings.urls[request.api ?? 'core']}${path}`;
 }
 
-function baseUrlOf(credentials: ICredentialDataDecryptedObject, api: FieldOpsApi): string {
-	return String(credentials[API_URL_FIELD[api]] ?? '').replace(/\/+$/, '');
+function networkFailure(
+	settings: Settings,
+	request: ApiRequest,
+	url: string,
+	error: unknown,
+): FieldOpsFailure {
+	const code = String((error as { code?: unknown })?.code ?? '');
+	const timedOut = /ECONNABORTED|ETIMEDOUT|timeout/i.test(`${code} ${(error as Error)?.message ?? ''}`);
+	const reason = timedOut
+		? 'no answer in time'
+		: code === 'ENOTFOUND'
+			? 'unknown host name'
+			: code || 'connection failed';
+	const api = request.url ? 'Core API URL' : urlFieldLabel(request.api ?? 'core');
+	return new FieldOpsFailure(
+		`Could not reach Field Ops at ${new URL(url).host} (${reason})`,
+		timedOut
+			? 'Field Ops did not answer in time. Try again in a moment, or raise the Timeout option where the node has one.'
+			: `Check the ${api} of the Field Ops credential, and that this n8n can reach it.`,
+	);
 }
 
 /**
- * One authenticated request from code (custom operations, lookups, list searches). The token comes from the
- * credential and goes only to the credential's own addresses. Answers the full response; error statuses
- * become plain-language NodeApiErrors.
+ * The one way a request leaves the node: the credential's address for the API, path values encoded as single
+ * segments, a fresh token (renewed once after a 401), our redirect rules, a timeout, retries for reads, and any
+ * failure as an n8n error in plain words.
  */
-export async function apiRequestFull(
+export async function send<T = unknown>(
 	context: FieldOpsContext,
 	request: ApiRequest,
-): Promise<IN8nHttpFullResponse> {
-	// One read serves the address and the token check: n8n decrypts the credential on every read.
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	await ensureFreshToken(context, credentials);
-	const options: IHttpRequestOptions = {
-		method: request.method,
-		baseURL: baseUrlOf(credentials, request.api ?? 'core'),
-		url: request.url,
-		qs: request.qs,
-		body: request.body as IDataObject,
-		json: true,
-		returnFullResponse: true,
-		// A 401 still throws, so n8n renews the token and retries once.
-		ignoreHttpStatusErrors: { ignore: true, except: [401] },
-	};
-	if (request.body === undefined) delete options.body;
-	const retries = request.retries ?? 0;
-	let response: IN8nHttpFullResponse | undefined;
-	for (let attempt = 0; ; attempt++) {
-		try {
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				CREDENTIAL_TYPE,
-				options,
-			)) as IN8nHttpFullResponse;
-			if (!RETRYABLE_STATUS.has(response.statusCode) || attempt >= retries) break;
-			await sleep(retryDelayMs(attempt + 1, response.headers?.['retry-after']));
-		} catch (error) {
-			// A dropped connection or timeout: the same request again (reads only); auth failures are final.
-			if (attempt >= retries || isAuthError(error)) {
-				throw error instanceof NodeApiError
-					? error
-					: new NodeApiError(context.getNode(), error as JsonObject, { itemIndex: request.itemIndex });
-			}
-			await sleep(retryDelayMs(attempt + 1, undefined));
-		}
+): Promise<ApiResponse<T>> {
+	try {
+		return await attempt<T>(context, request);
+	} catch (error) {
+		throw nodeError(context.getNode(), error, request.itemIndex);
 	}
-	if (response.statusCode >= 400) {
-		throw fieldOpsApiError(
-			context.getNode(),
-			response.statusCode,
-			response.body,
-			request.what,
-			request.itemIndex,
-		);
-	}
-	return response;
 }
 
-export async function apiRequest<T = unknown>(context: FieldOpsContext, request: ApiRequest): Promise<T> {
-	return (await apiRequestFull(context, request)).body as T;
+async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promise<ApiResponse<T>> {
+	const settings = await readSettings(context);
+	const url = targetUrl(settings, request);
+	const retries = request.method === 'GET' ? (request.retries ?? READ_RETRIES) : 0;
+	let rejected: string | undefined;
+	for (let attempt = 0; ; attempt++) {
+		const sent = await settle(async () => {
+			const token = await accessToken(httpOf(context), settings.client, rejected);
+			return { token, response: await exchange(context, settings, request, url, token) };
+		});
+		if ('error' in sent) {
+			if (sent.error instanceof FieldOpsFailure) throw sent.error;
+			if (attempt >= retries) throw networkFailure(settings, request, url, sent.error);
+			await sleep(retryDelayMs(attempt + 1, undefined));
+			continue;
+		}
+		const { token, response } = sent.value;
+		if (response.statusCode === 401 && rejected === undefined) {
+			// Once per request: the token may have been revoked; a new one is fetched and the request sent again.
+			discard(response.body);
+			rejected = token;
+			attempt--;
+			continue;
+		}
+		if (RETRYABLE.has(response.statusCode) && attempt < retries) {
+			discard(response.body);
+			await sleep(retryDelayMs(attempt + 1, response.headers?.['retry-after']));
+			continue;
+		}
+		if (response.statusCode >= 400)
+			throw apiFailure(response.statusCode, await failureText(response.body), request.what);
+		const read = await settle(async () => readBody(request, response, urlFieldLabel(request.api ?? 'core')));
+		if ('value' in read)
+			return {
+				statusCode: response.statusCode,
+				headers: response.headers as IDataObject,
+				body: read.value as T,
+			};
+		if (!(read.error as { retryable?: boolean }).retryable || attempt >= retries) throw read.error;
+		await sleep(retryDelayMs(attempt + 1, undefined));
+	}
 }
+
+/** {@link send}, answering only the body. */
+export async function sendJson<T = unknown>(context: FieldOpsContext, request: ApiRequest): Promise<T> {
+	return (await send<T>(context, request)).body;
+}
+
+export type { ApiRequest, ApiResponse, FieldOpsContext, PathParam };
+export type { Api } from './settings';

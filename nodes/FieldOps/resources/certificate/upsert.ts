@@ -1,16 +1,12 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type JsonObject,
-} from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { runBatched, type ItemOutcome } from '../../shared/batch';
-import { describeErrors } from '../../shared/errors';
-import { apiRequest } from '../../shared/transport';
-import type { CustomOperation } from '../../shared/types';
-import { isoDateTime } from '../user/dates';
+import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
+import { epochOf } from '../../shared/dates';
+import { describeErrors, FieldOpsFailure, failureDetails, settle } from '../../shared/errors';
+import { bodyField, fieldsCollection, requiredField } from '../../shared/fields';
+import type { Item } from '../../shared/items';
+import { fromFields, type CodeOperation } from '../../shared/operation';
+import { sendJson } from '../../shared/transport';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
 
@@ -20,44 +16,50 @@ interface ErrorDetail {
 	message?: string;
 }
 
-/** One per-entry result of the upsert (shape of the sandbox, see test/sandbox/people). */
-interface EntryResult {
-	index?: number;
-	success?: boolean;
-	message?: string;
-	errors?: ErrorDetail[];
-	[key: string]: unknown;
-}
+const CERTIFICATE_FIELDS = [
+	requiredField(
+		'Employee Number',
+		'employeeNumber',
+		'string',
+		'Employee number of the certificate holder; must match an existing employee',
+		{
+			placeholder: 'e.g. {{ $json.employeeNumber }}',
+		},
+	),
+	requiredField('Certificate Type', 'certificateType', 'string', 'Name of the course or licence', {
+		placeholder: 'e.g. Fallsikring',
+		hint: 'Exact text: the same type for the same employee updates that certificate, a different spelling creates a new one',
+	}),
+	requiredField(
+		'Issued',
+		'issuedDateTime',
+		'dateTime',
+		'When the certificate was issued; must be before Valid Until',
+	),
+	requiredField('Valid Until', 'validUntilDateTime', 'dateTime', 'When the certificate expires'),
+	fieldsCollection('additional', [
+		bodyField(
+			'Certificate Number',
+			'certificateNumber',
+			'string',
+			'Number printed on the certificate or card',
+		),
+		bodyField('Notes', 'notes', 'string', 'Free text about the certificate', { typeOptions: { rows: 2 } }),
+	]),
+];
 
-/** Builds one certificate from the node parameters of one item; dates are checked before any request. */
-function buildCertificate(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const node = context.getNode();
-	const text = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '').trim();
-	const employeeNumber = text('employeeNumber');
-	const certificateType = text('certificateType');
-	for (const [label, value] of [
-		['Employee Number', employeeNumber],
-		['Certificate Type', certificateType],
-	]) {
-		if (!value)
-			throw new NodeOperationError(node, `${label} is empty`, {
-				itemIndex,
-				description: `Every item needs a ${label.toLowerCase()}; map it from the input (e.g. {{ $json.${label === 'Employee Number' ? 'employeeNumber' : 'certificateType'} }}).`,
-			});
-	}
-	const issuedDateTime = isoDateTime(node, 'Issued', context.getNodeParameter('issuedDateTime', itemIndex, ''), itemIndex);
-	const validUntilDateTime = isoDateTime(node, 'Valid Until', context.getNodeParameter('validUntilDateTime', itemIndex, ''), itemIndex);
-	if (Date.parse(issuedDateTime) >= Date.parse(validUntilDateTime)) {
-		throw new NodeOperationError(node, `Issued (${issuedDateTime}) must be before Valid Until (${validUntilDateTime})`, {
-			itemIndex,
-			description: 'Field Ops refuses a certificate that expires before it is issued. Check the two dates of this item; it was not sent.',
-		});
-	}
-	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const certificate: IDataObject = { employeeNumber, certificateType, issuedDateTime, validUntilDateTime };
-	for (const field of ['certificateNumber', 'notes']) {
-		if (typeof extra[field] === 'string' && extra[field] !== '') certificate[field] = extra[field];
-	}
+/** One certificate from an item's fields; its dates are checked before any request. */
+async function buildCertificate(item: Item): Promise<IDataObject> {
+	const certificate = (await fromFields(CERTIFICATE_FIELDS, item)).body;
+	for (const field of ['certificateNumber', 'notes'])
+		if (certificate[field] === '') delete certificate[field];
+	const issued = String(certificate.issuedDateTime);
+	const validUntil = String(certificate.validUntilDateTime);
+	if (epochOf(issued) >= epochOf(validUntil))
+		throw new FieldOpsFailure(
+			`Issued (${issued}) must be before Valid Until (${validUntil})`,
+			'Field Ops refuses a certificate that expires before it is issued. Check the two dates of this item; it was not sent.',
+		);
 	return certificate;
 }
 
@@ -69,60 +71,89 @@ function entryOf(detail: ErrorDetail): number | undefined {
 
 const failed = (details: ErrorDetail[], fallback: string): ItemOutcome => ({
 	ok: false,
-	message: describeErrors({ errors: details.map((d) => ({ ...d, field: d.field?.replace(/^.*?\]?\./, '') })) }).join('; ') || fallback,
+	message:
+		describeErrors(details.map((d) => ({ ...d, field: d.field?.replace(/^.*?\]?\./, '') }))).join('; ') ||
+		fallback,
 });
 
 /** Maps an answer of per-entry results (or a plain success) back onto the elements, in order. */
 function fromResults(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
 	if (!Array.isArray(answer)) {
 		// No per-entry detail: the batch as a whole was accepted.
-		return elements.map((element) => ({ ok: true, json: { ...element, success: true, ...(answer && typeof answer === 'object' ? { response: answer as IDataObject } : {}) } }));
+		return elements.map((element) => ({
+			ok: true,
+			json: {
+				...element,
+				success: true,
+				...(answer && typeof answer === 'object' ? { response: answer as IDataObject } : {}),
+			},
+		}));
 	}
 	return elements.map((element, position) => {
-		const result = ((answer as EntryResult[]).find((r) => r?.index === position) ?? answer[position]) as EntryResult | undefined;
+		const result = ((answer as IDataObject[]).find((r) => r?.index === position) ?? answer[position]) as
+			| IDataObject
+			| undefined;
 		if (!result) return { ok: false, message: 'Field Ops returned no result for this certificate' };
-		if (result.success === false || (result.errors?.length ?? 0) > 0 && result.success !== true) {
-			return failed(result.errors ?? [], result.message ?? 'Field Ops did not accept this certificate');
-		}
-		const rest = { ...result } as IDataObject;
+		const errors = (result.errors ?? []) as ErrorDetail[];
+		if (result.success === false || (errors.length > 0 && result.success !== true))
+			return failed(errors, String(result.message ?? 'Field Ops did not accept this certificate'));
+		const rest = { ...result };
 		delete rest.index;
 		return { ok: true, json: { ...element, ...rest, success: true } };
 	});
 }
 
 /**
- * Upsert: one POST per batch. When Field Ops refuses the whole batch because of some entries (400 naming
- * them), those entries fail and the others are sent again once, so one bad entry does not block the rest.
+ * One POST per batch. When Field Ops refuses the whole batch because of some entries (400 naming them), those
+ * entries fail and the others are sent again once, so one bad entry does not block the rest.
  */
-export const upsert: CustomOperation = async function (this: IExecuteFunctions) {
-	const post = async (elements: IDataObject[]) =>
-		await apiRequest<unknown>(this, { method: 'POST', url: UPSERT_PATH, body: elements, what: 'certificate' });
+async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): Promise<ItemOutcome[]> {
+	const post = async (batch: IDataObject[]) =>
+		await sendJson(context, { method: 'POST', path: UPSERT_PATH, body: batch, what: 'certificate' });
+	const first = await settle(async () => await post(elements));
+	if ('value' in first) return fromResults(first.value, elements);
+	const error = first.error;
+	if (!(error instanceof NodeApiError) || String(error.httpCode) !== '400') throw error;
+	const byEntry = new Map<number, ErrorDetail[]>();
+	for (const detail of failureDetails(error)) {
+		const entry = entryOf(detail);
+		if (entry !== undefined && entry < elements.length)
+			byEntry.set(entry, [...(byEntry.get(entry) ?? []), detail]);
+	}
+	// Nothing points at an entry: every certificate of the batch failed for the same reason.
+	if (byEntry.size === 0)
+		return elements.map(() => ({
+			ok: false,
+			message: error.message,
+			description: error.description ?? undefined,
+		}));
+	const retry = elements.map((_, position) => position).filter((position) => !byEntry.has(position));
+	const retried =
+		retry.length > 0
+			? fromResults(
+					await post(retry.map((p) => elements[p])),
+					retry.map((p) => elements[p]),
+				)
+			: [];
+	return elements.map((_, position) =>
+		byEntry.has(position)
+			? failed(byEntry.get(position) ?? [], 'Field Ops did not accept this certificate')
+			: retried[retry.indexOf(position)],
+	);
+}
 
-	return await runBatched(this, {
-		what: 'certificate',
-		buildElement: (itemIndex) => buildCertificate(this, itemIndex),
-		send: async (elements) => {
-			try {
-				return fromResults(await post(elements), elements);
-			} catch (error) {
-				if (!(error instanceof NodeApiError)) throw new NodeOperationError(this.getNode(), error as Error);
-				if (String(error.httpCode) !== '400') throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-				const details = (error.errorResponse?.errors ?? []) as ErrorDetail[];
-				const byEntry = new Map<number, ErrorDetail[]>();
-				for (const detail of details) {
-					const entry = entryOf(detail);
-					if (entry !== undefined && entry < elements.length) byEntry.set(entry, [...(byEntry.get(entry) ?? []), detail]);
-				}
-				// Nothing points at an entry: every certificate of the batch failed for the same reason.
-				if (byEntry.size === 0) return elements.map(() => ({ ok: false, message: error.message, description: error.description ?? undefined }));
-				const retry = elements.map((_, position) => position).filter((position) => !byEntry.has(position));
-				const retried = retry.length > 0 ? fromResults(await post(retry.map((p) => elements[p])), retry.map((p) => elements[p])) : [];
-				return elements.map((_, position) =>
-					byEntry.has(position)
-						? failed(byEntry.get(position) ?? [], 'Field Ops did not accept this certificate')
-						: retried[retry.indexOf(position)],
-				);
-			}
-		},
-	});
+export const upsert: CodeOperation = {
+	name: 'Create or Update',
+	value: 'upsert',
+	// Also the new node's name in the editor: short. Which certificate is updated is said under Certificate Type.
+	action: 'Create or update employee certificates',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	fields: [...CERTIFICATE_FIELDS, batchSizeField()],
+	requests: [{ method: 'POST', path: UPSERT_PATH }],
+	execute: async (context) =>
+		await runBatched(context, {
+			what: 'certificate',
+			buildElement: buildCertificate,
+			send: async (elements) => await sendBatch(context, elements),
+		}),
 };

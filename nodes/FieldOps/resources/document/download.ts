@@ -1,16 +1,30 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { downloadPerItem, putFileInField } from '../../shared/files';
+import { fromFields, type CodeOperation } from '../../shared/operation';
+import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './fields';
 
-import { downloadPerItem } from '../../shared/files';
-import { itemContext } from '../../shared/locators';
-import { apiBaseUrl } from '../../shared/transport';
-import { documentsPath } from './target';
+const binaryPropertyName = putFileInField('Name of the binary property the document goes to');
 
 /** Download: the raw file into a binary property, named from Content-Disposition; only metadata in json. */
-export async function downloadDocuments(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const baseURL = await apiBaseUrl(this, 'core');
-	return await downloadPerItem(this, async (itemIndex) => {
-		const fileReferenceId = String(this.getNodeParameter('fileReferenceId', itemIndex)).trim();
-		const path = `${await documentsPath(itemContext(this, itemIndex))}/${encodeURIComponent(fileReferenceId)}`;
-		return { url: `${baseURL}${path}`, fallbackName: `document-${fileReferenceId}`, what: 'document', json: { fileReferenceId } };
-	});
-}
+export const download: CodeOperation = {
+	name: 'Download',
+	value: 'download',
+	action: 'Download a document',
+	description: 'Download a document into a binary property, with its original name',
+	fields: [...TARGET_FIELDS, fileReferenceId, binaryPropertyName],
+	requests: DOCUMENT_REQUESTS('GET', '/{fileReferenceId}'),
+	execute: async (context) =>
+		await downloadPerItem(context, async (item) => {
+			const { params } = await fromFields([fileReferenceId], item);
+			const documents = await documentsOf(item);
+			const id = String(params.fileReferenceId.value);
+			return {
+				request: {
+					path: `${documents.path}/{fileReferenceId}`,
+					params: { ...documents.params, ...params },
+					what: 'document',
+				},
+				fallbackName: `document-${id}`,
+				json: { fileReferenceId: id },
+			};
+		}),
+};

@@ -1,12 +1,11 @@
-import { NodeOperationError, type IBinaryData, type IDataObject, type IExecuteFunctions, type IN8nHttpFullResponse, type INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../../shared/constants';
-import { asNodeError, fieldOpsApiError } from '../../shared/errors';
-import { itemContext } from '../../shared/locators';
-import { ensureFreshToken } from '../../shared/token';
-import { apiBaseUrl } from '../../shared/transport';
+import { bodyField, optionsCollection, type Field } from '../../shared/fields';
+import { asItems, forEachItem, type Item } from '../../shared/items';
+import { fromFields, type CodeOperation } from '../../shared/operation';
+import { sendJson } from '../../shared/transport';
+import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
 import { filePart, multipartBody, type FilePart } from './multipart';
-import { documentsPath } from './target';
 
 /** A file name for a binary that has none, from its MIME type (the API needs a name for every file). */
 const EXTENSIONS: Record<string, string> = {
@@ -27,67 +26,116 @@ export function fileNameOf(binary: IBinaryData, property: string): string {
 	return `${property}.${extension}`;
 }
 
+const binarySource: Field = {
+	property: {
+		displayName: 'Files to Upload',
+		name: 'binarySource',
+		type: 'options',
+		options: [
+			{
+				name: 'All Files of the Item',
+				value: 'all',
+				description: 'Every binary property, e.g. all e-mail attachments',
+			},
+			{
+				name: 'Named Fields',
+				value: 'single',
+				description: 'One binary property, or several separated by commas',
+			},
+		],
+		default: 'single',
+	},
+};
+
+const binaryPropertyName: Field = {
+	property: {
+		displayName: 'Input Binary Field(s)',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		displayOptions: { show: { binarySource: ['single'] } },
+		placeholder: 'e.g. data or attachment_0, attachment_1',
+		hint: 'The name of the binary field holding the file; several separated by commas',
+	},
+};
+
+const options = optionsCollection('Options', 'options', [
+	bodyField(
+		'Replace Existing Files With Same Name',
+		'replaceExistingFilesWithSameName',
+		'boolean',
+		'Whether a file with the same name on the page is replaced instead of kept beside the new one',
+		{},
+		'query',
+	),
+	{
+		...bodyField(
+			'Section',
+			'section',
+			'string',
+			'Name of the page (section) on the information page. Empty: "Documents" for a project, the work order’s number for a work order.',
+			{},
+			'query',
+		),
+		value: (raw) => (raw === '' ? undefined : raw),
+	},
+]);
+
 /** Which binary properties of the item to send. */
-function propertiesOf(context: IExecuteFunctions, item: INodeExecutionData, itemIndex: number): string[] {
-	const mode = context.getNodeParameter('binarySource', itemIndex, 'single') as string;
-	const available = Object.keys(item.binary ?? {});
+function propertiesOf(item: Item, input: INodeExecutionData): string[] {
+	const available = Object.keys(input.binary ?? {});
 	const wanted =
-		mode === 'all'
+		item.param('binarySource') === 'all'
 			? available
-			: String(context.getNodeParameter('binaryPropertyName', itemIndex, 'data'))
+			: String(item.param('binaryPropertyName') ?? 'data')
 					.split(',')
 					.map((name) => name.trim())
 					.filter(Boolean);
 	const missing = wanted.filter((name) => !available.includes(name));
 	if (wanted.length === 0 || missing.length > 0) {
-		throw new NodeOperationError(context.getNode(), wanted.length === 0 ? 'The item has no file to upload' : `The item has no file in "${missing.join('", "')}"`, {
-			description: available.length ? `Its files are in: ${available.join(', ')}.` : 'The item carries no binary data at all: check the node before this one.',
-			itemIndex,
-		});
+		throw item.refuse(
+			wanted.length === 0
+				? 'The item has no file to upload'
+				: `The item has no file in "${missing.join('", "')}"`,
+			available.length
+				? `Its files are in: ${available.join(', ')}.`
+				: 'The item carries no binary data at all: check the node before this one.',
+		);
 	}
 	return wanted;
 }
 
 /**
  * Upload: every chosen binary of an item goes as one `file` part of ONE multipart request, with its name and
- * MIME type; files of the filesystem binary mode are streamed from disk, never held in memory. The token is
- * renewed first when close to expiry, so the files are not sent twice because of an expired token.
+ * MIME type; files of the filesystem binary mode are streamed from disk, never held in memory.
  */
-export async function uploadDocuments(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const output: INodeExecutionData[] = [];
-	const items = this.getInputData();
-	const baseURL = await apiBaseUrl(this, 'core');
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
+export const upload: CodeOperation = {
+	name: 'Upload',
+	value: 'upload',
+	action: 'Upload documents',
+	description: 'Upload the files of each item (e.g. e-mail attachments) to a project or work order',
+	fields: [...TARGET_FIELDS, binarySource, binaryPropertyName, options],
+	requests: DOCUMENT_REQUESTS('POST'),
+	execute: async (context) => {
+		const inputs = context.getInputData();
+		return await forEachItem(context, async (item) => {
 			const parts: FilePart[] = [];
-			for (const property of propertiesOf(this, items[itemIndex], itemIndex)) {
-				parts.push(await filePart(this, itemIndex, property, fileNameOf(this.helpers.assertBinaryData(itemIndex, property), property)));
+			for (const property of propertiesOf(item, inputs[item.index])) {
+				const binary = context.helpers.assertBinaryData(item.index, property);
+				parts.push(await filePart(context, item.index, property, fileNameOf(binary, property)));
 			}
-			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			const qs: IDataObject = {};
-			if (options.section) qs.section = options.section;
-			if (options.replaceExistingFilesWithSameName) qs.replaceExistingFilesWithSameName = true;
-			const single = itemContext(this, itemIndex);
-			const url = await documentsPath(single);
-			await ensureFreshToken(this);
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+			const { qs } = await fromFields([options], item);
+			const body = await sendJson<IDataObject>(context, {
 				method: 'POST',
-				baseURL,
-				url,
+				...(await documentsOf(item)),
 				qs,
 				body: multipartBody(parts),
-				// No redirects: the token stays with the Core API, and the redirect client would keep the whole body in memory to resend it.
-				disableFollowRedirect: true,
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: { ignore: true, except: [401] },
-			})) as IN8nHttpFullResponse;
-			if (response.statusCode >= 400) throw fieldOpsApiError(this.getNode(), response.statusCode, response.body, 'document', itemIndex);
-			const body = typeof response.body === 'string' ? (JSON.parse(response.body) as IDataObject) : (response.body as IDataObject);
-			output.push({ json: body, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, itemIndex);
-			output.push({ json: { error: (error as Error).message }, error: error as NodeOperationError, pairedItem: { item: itemIndex } });
-		}
-	}
-	return [output];
-}
+				what: 'document',
+				itemIndex: item.index,
+				// Only the upload result counts as success (a redirect or a web page is not one).
+				expect: 'json',
+			});
+			return asItems(body);
+		});
+	},
+};

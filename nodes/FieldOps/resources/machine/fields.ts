@@ -1,11 +1,20 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { bodyField, companyIdField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import { machineLocator } from '../../shared/locators';
 
-import { bodyField } from '../../shared/fields';
+export const MACHINES = '/api/v4/integration/machines';
+export const ONE_MACHINE = `${MACHINES}/{machine}`;
 
 /** Every optional machine field of the API (the machine type is its own dropdown). */
-export const machineFields: INodeProperties[] = [
-	bodyField('Active', 'active', 'boolean', 'Whether the machine is active (new machines are inactive unless set)'),
-	bodyField('Build Year', 'buildYear', 'number', 'Year the machine was built', { typeOptions: { minValue: 1900, maxValue: 2200 } }),
+export const machineFields: Field[] = [
+	bodyField(
+		'Active',
+		'active',
+		'boolean',
+		'Whether the machine is active (new machines are inactive unless set)',
+	),
+	bodyField('Build Year', 'buildYear', 'number', 'Year the machine was built', {
+		typeOptions: { minValue: 1900, maxValue: 2200 },
+	}),
 	bodyField('Capacity', 'capacity', 'number', 'Capacity'),
 	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),
 	bodyField('Cost Price Machine', 'costPriceMachine', 'number', 'Cost price of the machine itself'),
@@ -13,20 +22,66 @@ export const machineFields: INodeProperties[] = [
 	bodyField('Emission Class', 'emissionClass', 'string', 'Emission class, e.g. Stage V'),
 	bodyField('Engine Number', 'engineNumber', 'string', 'Engine number'),
 	bodyField('Hour Meter', 'hourMeter', 'number', 'Current hour meter reading'),
-	bodyField('Is Equipment', 'isEquipment', 'boolean', 'Whether this is equipment (attached to a machine) rather than a machine. Equipment types are not checked against the machine types.'),
-	{
-		...bodyField('Machine Type Name or ID', 'typeId', 'options', 'The machine type, from the types configured for your company. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.'),
-		typeOptions: { loadOptionsMethod: 'getMachineTypes' },
-	},
+	bodyField(
+		'Is Equipment',
+		'isEquipment',
+		'boolean',
+		'Whether this is equipment (attached to a machine) rather than a machine. Equipment types are not checked against the machine types.',
+	),
+	bodyField(
+		'Machine Type Name or ID',
+		'typeId',
+		'options',
+		'The machine type, from the types configured for your company. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		{ typeOptions: { loadOptionsMethod: 'getMachineTypes' } },
+	),
 	bodyField('Name', 'name', 'string', 'Name or model of the machine'),
 	bodyField('Note', 'note', 'string', 'Free text', { typeOptions: { rows: 3 } }),
-	bodyField('Parent Machine ID', 'parentMachineId', 'string', 'For equipment: the ID of the machine it is linked to'),
+	bodyField(
+		'Parent Machine ID',
+		'parentMachineId',
+		'string',
+		'For equipment: the ID of the machine it is linked to',
+	),
 	bodyField('Price', 'price', 'number', 'Sales price'),
 	bodyField('Purchased Date', 'purchasedDate', 'dateTime', 'When the machine was bought'),
 	bodyField('Registration Number', 'registrationNumber', 'string', 'Licence plate'),
-	bodyField('Responsible Employee Number', 'responsibleEmployeeNumber', 'string', 'Employee number of the person responsible'),
+	bodyField(
+		'Responsible Employee Number',
+		'responsibleEmployeeNumber',
+		'string',
+		'Employee number of the person responsible',
+	),
 	bodyField('Responsible User ID', 'responsibleId', 'string', 'User ID of the person responsible'),
 	bodyField('Serial Number', 'serialNumber', 'string', 'Serial number'),
 	bodyField('Service Date', 'serviceDate', 'dateTime', 'Date of the last or next service'),
 	bodyField('Weight (Kg)', 'weight', 'number', 'Weight in kilograms'),
 ];
+
+export const machine = machineLocator();
+export const companyId = companyIdField();
+export const machineNumber = requiredField(
+	'Machine Number',
+	'machineNumber',
+	'string',
+	'The machine number, unique within your company',
+	{
+		placeholder: 'e.g. M120',
+	},
+);
+export const additionalFields = fieldsCollection('additional', machineFields);
+export const updateFields = fieldsCollection('update', machineFields);
+
+/** Create and Create Many build a machine from the same fields, with the same checks. */
+export const NEW_MACHINE_FIELDS = [companyId, machineNumber, additionalFields];
+
+export const includeEquipment: Field = {
+	property: {
+		displayName: 'Include Equipment Details',
+		name: 'includeEquipmentDetails',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to include the equipment linked to each machine',
+	},
+	to: 'query',
+};

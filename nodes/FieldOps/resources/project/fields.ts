@@ -1,11 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { bodyField, pattern } from '../../shared/fields';
+import {
+	bodyField,
+	companyIdField,
+	fieldsCollection,
+	pattern,
+	requiredField,
+	type Field,
+} from '../../shared/fields';
+import { projectLocator } from '../../shared/locators';
 
 const HH_MM = pattern('^([01]\\d|2[0-3]):[0-5]\\d$', 'Use the 24-hour format HH:mm, e.g. 11:30');
 
 /** Every optional project field of the API, for create, update and replace. */
-export const projectFields: INodeProperties[] = [
+export const projectFields: Field[] = [
 	bodyField('Name', 'name', 'string', 'Name of the project as shown to the crews'),
 	bodyField(
 		'Active',
@@ -118,3 +124,19 @@ export const projectFields: INodeProperties[] = [
 		{ typeOptions: { minValue: 0 } },
 	),
 ];
+
+export const PROJECTS = '/api/v4/integration/projects';
+export const ONE_PROJECT = `${PROJECTS}/{project}`;
+
+export const project = projectLocator();
+export const companyId = companyIdField();
+export const projectNumber = requiredField(
+	'Project Number',
+	'projectNumber',
+	'string',
+	'The project number, unique within your company',
+	{
+		placeholder: 'e.g. P2044',
+	},
+);
+export const additionalFields = fieldsCollection('additional', projectFields);

@@ -1,12 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { notice } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './fields';
 
-export const projectReplaceDescription: INodeProperties[] = [
-	{
-		displayName:
+export const replace: RequestOperation = {
+	name: 'Replace',
+	value: 'replace',
+	action: 'Replace a project',
+	description: 'Send the complete project; fields not set are reset to their defaults',
+	fields: [
+		project,
+		notice(
+			'replaceNotice',
 			'Replace sends the complete project: every field you do not set here is reset to its default (for example Active becomes false). To change only some fields, use Update.',
-		name: 'replaceNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { resource: ['project'], operation: ['replace'] } },
-	},
-];
+		),
+		companyId,
+		projectNumber,
+		additionalFields,
+	],
+	request: { method: 'PUT', path: ONE_PROJECT },
+};

@@ -1,18 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { bodyField, fieldsCollection } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_PROJECT, project, projectFields } from './fields';
 
-import { bodyField } from '../../shared/fields';
-import { projectFields } from './fields';
-
-export const projectUpdateDescription: INodeProperties[] = [
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { resource: ['project'], operation: ['update'] } },
-		description: 'Only the fields you add here change; everything else stays as it is',
-		options: [
+export const update: RequestOperation = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a project',
+	description: 'Change only the fields you set',
+	fields: [
+		project,
+		fieldsCollection('update', [
 			bodyField(
 				'Project Number',
 				'projectNumber',
@@ -20,6 +17,7 @@ export const projectUpdateDescription: INodeProperties[] = [
 				'A new project number, unique within your company',
 			),
 			...projectFields,
-		],
-	},
-];
+		]),
+	],
+	request: { method: 'PATCH', path: ONE_PROJECT },
+};

@@ -1,12 +1,16 @@
+import type { Resource } from '../../shared/operation';
 import { REPORT_FEEDS } from '../../shared/reports';
-import type { ResourceModule } from '../../shared/types';
-import { reportProperties } from './description';
-import { exportReport } from './execute';
+import { exportOperation } from './export';
 
-export const reportResource: ResourceModule = {
+const operations = REPORT_FEEDS.map(exportOperation);
+
+/** One operation per reporting export, each defined by its row of the feeds table (shared/reports.ts). */
+export const reportResource: Resource = {
 	name: 'Report',
 	value: 'report',
 	description: 'Export reporting data: time, absence, payroll, machines, images, checklists, incidents',
-	properties: reportProperties,
-	customOperations: Object.fromEntries(REPORT_FEEDS.map((feed) => [feed.value, exportReport(feed)])),
+	what: 'report',
+	operations,
+	defaultOperation: operations.find((operation) => operation.value === 'timeRegistrations') ?? operations[0],
+	operationLabel: 'Report',
 };

@@ -1,34 +1,74 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { bodyField } from '../../shared/fields';
+import { userDate, type UserDateFormat } from '../../shared/dates';
+import { FieldOpsFailure } from '../../shared/errors';
+import { bodyField, companyIdField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import type { Item } from '../../shared/items';
+import { locatorValue, userId } from '../../shared/lookups';
+import { userLocator } from '../../shared/locators';
 
-/** Key/value tags of a v4 user; turned into `tags: [{key, value}]` by the tagsPreSend hook. */
-export const userTagsField: INodeProperties = {
-	displayName: 'Tags',
-	name: 'tags',
-	type: 'fixedCollection',
-	placeholder: 'Add Tag',
-	default: {},
-	typeOptions: { multipleValues: true },
-	description: 'Key/value tags of the user. On Replace and Update the list you give replaces the user’s tags.',
-	options: [
-		{
-			displayName: 'Tag',
-			name: 'tag',
-			values: [
-				{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. Union' },
-				{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. Yes' },
-			],
+export const USERS = '/api/v4/integration/users';
+
+export const byLabel = (a: Field, b: Field) => a.property.displayName.localeCompare(b.property.displayName);
+
+/** A v4 date: sent in the item's chosen Date Format (the API takes yyyy-MM-dd or dd.MM.yyyy). */
+function userDateField(displayName: string, name: string, description: string, required = false): Field {
+	return {
+		property: {
+			displayName,
+			name,
+			type: 'dateTime',
+			default: '',
+			description,
+			...(required ? { required } : {}),
 		},
-	],
+		to: 'body',
+		value: (raw, item) => {
+			if (raw === '' || raw === null || raw === undefined) {
+				if (required)
+					throw new FieldOpsFailure(`${displayName} is empty`, `Pick the ${displayName} in the date picker.`);
+				return undefined;
+			}
+			return userDate(displayName, raw, item.param<UserDateFormat>('dateFormat') ?? 'yyyy-MM-dd');
+		},
+	};
+}
+
+/** Key/value tags of a v4 user, sent as `tags: [{key, value}]`. */
+export const userTagsField: Field = {
+	property: {
+		displayName: 'Tags',
+		name: 'tags',
+		type: 'fixedCollection',
+		placeholder: 'Add Tag',
+		default: {},
+		typeOptions: { multipleValues: true },
+		description: 'Key/value tags of the user, sent as given',
+		options: [
+			{
+				displayName: 'Tag',
+				name: 'tag',
+				values: [
+					{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. Union' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. Yes' },
+				],
+			},
+		],
+	},
+	to: 'body',
+	value: (raw) =>
+		((raw as { tag?: Array<{ key?: string; value?: string }> }).tag ?? []).map(({ key, value }) => ({
+			key,
+			value,
+		})),
 };
 
 /** Every optional field of a v4 user, for Create, Replace (Additional Fields) and Update (Update Fields). */
-export const userOptionalFields: INodeProperties[] = ([
+export const userOptionalFields: Field[] = [
 	bodyField('Address', 'address', 'string', 'Home address'),
 	bodyField('Car Registration Number', 'carRegNumber', 'string', 'Registration number of the user’s car'),
 	bodyField('Card ID', 'cardId', 'string', 'Number of the user’s ID/HSE card'),
-	bodyField('Card Expiration Date', 'cardExpirationDate', 'dateTime', 'When the ID/HSE card expires'),
+	userDateField('Card Expiration Date', 'cardExpirationDate', 'When the ID/HSE card expires'),
 	bodyField('Closest Relative', 'closestRelative', 'string', 'Name and phone of the next of kin'),
 	bodyField(
 		'Default Resource Number',
@@ -38,10 +78,9 @@ export const userOptionalFields: INodeProperties[] = ([
 	),
 	bodyField('Department', 'department', 'string', 'Department the user works in'),
 	bodyField('Email', 'email', 'string', 'E-mail address', { placeholder: 'name@email.com' }),
-	bodyField(
+	userDateField(
 		'Employment End Date',
 		'employmentEndDate',
-		'dateTime',
 		'Last day of employment (leave empty while employed)',
 	),
 	bodyField(
@@ -51,7 +90,12 @@ export const userOptionalFields: INodeProperties[] = ([
 		'Whether the user is paid an hourly wage (on) or a fixed salary (off)',
 		{ hint: 'On = hourly wage, off = fixed salary' },
 	),
-	bodyField('Is Disabled', 'isDisabled', 'boolean', 'Whether the account is disabled (the user cannot log in)'),
+	bodyField(
+		'Is Disabled',
+		'isDisabled',
+		'boolean',
+		'Whether the account is disabled (the user cannot log in)',
+	),
 	bodyField(
 		'Main Project Number',
 		'mainProjectNumber',
@@ -65,7 +109,9 @@ export const userOptionalFields: INodeProperties[] = ([
 		'string',
 		'Organisation number of the user’s company, for people of subcontractor companies',
 	),
-	bodyField('Personal Info', 'personalInfo', 'string', 'Free text about the user', { typeOptions: { rows: 2 } }),
+	bodyField('Personal Info', 'personalInfo', 'string', 'Free text about the user', {
+		typeOptions: { rows: 2 },
+	}),
 	userTagsField,
 	bodyField('Work Title', 'workTitle', 'string', 'Job title, e.g. Carpenter'),
 	bodyField(
@@ -74,12 +120,97 @@ export const userOptionalFields: INodeProperties[] = ([
 		'string',
 		'Name of the work-time arrangement (as configured in Field Ops)',
 	),
-] as INodeProperties[]).sort((a, b) => a.displayName.localeCompare(b.displayName));
+].sort(byLabel);
 
-/** The v4 date fields, by body property, with the label used in error messages. */
-export const USER_DATE_FIELDS: Record<string, string> = {
-	birthDate: 'Birth Date',
-	employmentStartDate: 'Employment Start Date',
-	employmentEndDate: 'Employment End Date',
-	cardExpirationDate: 'Card Expiration Date',
+export const dateFormat: Field = {
+	property: {
+		displayName: 'Date Format',
+		name: 'dateFormat',
+		type: 'options',
+		default: 'yyyy-MM-dd',
+		description:
+			'How dates are sent to Field Ops. Both are accepted by the legacy API; pick the one your payroll system uses.',
+		options: [
+			{ name: 'Day.Month.Year (Dd.MM.yyyy)', value: 'dd.MM.yyyy' },
+			{ name: 'Year-Month-Day (Yyyy-MM-Dd)', value: 'yyyy-MM-dd' },
+		],
+	},
 };
+
+/** The user a path needs: by identity ID (delete, replace) or company profile ID (update, disable, enable). */
+export const userByIdentity = userLocator(async (item, raw) => await userId(item, raw, 'identityId'), {
+	as: 'identityId',
+});
+export const userByProfile = userLocator(async (item, raw) => await userId(item, raw, 'companyProfileId'), {
+	as: 'companyProfileId',
+});
+
+export const companyId = companyIdField();
+export const employeeNumber = requiredField(
+	'Employee Number',
+	'employeeNumber',
+	'string',
+	'The employee number, unique within your company',
+	{
+		placeholder: 'e.g. 1042',
+	},
+);
+export const firstName = requiredField('First Name', 'firstName', 'string', 'First name');
+export const lastName = requiredField('Last Name', 'lastName', 'string', 'Last name');
+export const mobileWork = requiredField(
+	'Mobile (Work)',
+	'mobileWork',
+	'string',
+	'Work phone number; the user logs in with it (SMS)',
+	{
+		placeholder: 'e.g. +4791234567',
+	},
+);
+export const birthDate = userDateField('Birth Date', 'birthDate', 'Date of birth', true);
+export const employmentStartDate = userDateField(
+	'Employment Start Date',
+	'employmentStartDate',
+	'First day of employment',
+	true,
+);
+export const additionalFields = fieldsCollection('additional', userOptionalFields);
+
+/** Create and Replace send the same complete user. */
+export const USER_FIELDS = [
+	companyId,
+	employeeNumber,
+	firstName,
+	lastName,
+	mobileWork,
+	birthDate,
+	employmentStartDate,
+	additionalFields,
+	dateFormat,
+];
+
+export const updateFields = fieldsCollection(
+	'update',
+	[
+		userDateField('Birth Date', 'birthDate', 'Date of birth'),
+		bodyField('Company ID', 'companyId', 'string', 'The ID of the company of this profile'),
+		bodyField(
+			'Employee Number',
+			'employeeNumber',
+			'string',
+			'A new employee number, unique within your company',
+		),
+		userDateField('Employment Start Date', 'employmentStartDate', 'First day of employment'),
+		bodyField('First Name', 'firstName', 'string', 'First name'),
+		bodyField('Last Name', 'lastName', 'string', 'Last name'),
+		bodyField('Mobile (Work)', 'mobileWork', 'string', 'Work phone number; the user logs in with it (SMS)'),
+		...userOptionalFields,
+	].sort(byLabel),
+);
+
+/** Disable and Enable: the API answers 204, so the item says what happened. */
+export function accountState(disabled: boolean) {
+	return (_body: unknown, item: Item): IDataObject[] => {
+		const { mode, value } = locatorValue(item.param('user'));
+		return [{ success: true, disabled, user: { [mode]: value } }];
+	};
+}

@@ -1,32 +1,154 @@
-import type { INodeProperties } from 'n8n-workflow';
+import {
+	companyIdField,
+	fieldsCollection,
+	notice,
+	requiredField,
+	bodyField,
+	type Field,
+} from '../../shared/fields';
+import { projectLocator, workOrderLocator } from '../../shared/locators';
 
-import { bodyField } from '../../shared/fields';
+export const TASKS = '/api/v4/integration/tasks';
+export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;
 
 /** Every optional work-order field of the API, for create, update and replace. */
-export const workOrderFields: INodeProperties[] = [
-	bodyField('Active', 'active', 'boolean', 'Whether the work order is active (new work orders are inactive unless set)'),
+export const workOrderFields: Field[] = [
+	bodyField(
+		'Active',
+		'active',
+		'boolean',
+		'Whether the work order is active (new work orders are inactive unless set)',
+	),
 	bodyField('Chapter ID', 'chapterId', 'string', 'ID of the chapter the work order belongs to'),
 	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),
 	bodyField('Estimated Hours', 'estimatedHourQty', 'number', 'Estimated number of hours'),
-	bodyField('External Project Name', 'externalProjectName', 'string', 'Project name in the external system (reference only)'),
-	bodyField('External Project Number', 'externalProjectNumber', 'string', 'Project number in the external system (reference only)'),
+	bodyField(
+		'External Project Name',
+		'externalProjectName',
+		'string',
+		'Project name in the external system (reference only)',
+	),
+	bodyField(
+		'External Project Number',
+		'externalProjectNumber',
+		'string',
+		'Project number in the external system (reference only)',
+	),
 	bodyField('Finish Date', 'finishedDate', 'dateTime', 'When the work order actually finished'),
 	bodyField('Fixed Resource Price', 'fixedResourcePrice', 'number', 'Fixed price per resource'),
-	bodyField('Is Parent', 'isParent', 'boolean', 'Whether this work order is a container for sub-orders (set Parent Work Order ID on the children)'),
-	bodyField('Latitude', 'taskLocationLatitude', 'number', 'Latitude of the work site (WGS 84)', { typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 } }),
-	bodyField('Longitude', 'taskLocationLongitude', 'number', 'Longitude of the work site (WGS 84)', { typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 } }),
+	bodyField(
+		'Is Parent',
+		'isParent',
+		'boolean',
+		'Whether this work order is a container for sub-orders (set Parent Work Order ID on the children)',
+	),
+	bodyField('Latitude', 'taskLocationLatitude', 'number', 'Latitude of the work site (WGS 84)', {
+		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
+	}),
+	bodyField('Longitude', 'taskLocationLongitude', 'number', 'Longitude of the work site (WGS 84)', {
+		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
+	}),
 	bodyField('Main Foreman ID', 'mainForemanId', 'string', 'User ID of the main foreman'),
-	bodyField('Measure Unit Quantity', 'measureUnitQty', 'boolean', 'Whether quantities are registered in the unit of measurement'),
+	bodyField(
+		'Measure Unit Quantity',
+		'measureUnitQty',
+		'boolean',
+		'Whether quantities are registered in the unit of measurement',
+	),
 	bodyField('Name', 'name', 'string', 'Name of the work order as crews see it'),
-	bodyField('Parent Work Order ID', 'parentActivityId', 'string', 'ID of the parent work order (in the same project) to nest this one under'),
-	bodyField('Planned Finish Date', 'finishedDatePlanned', 'dateTime', 'When the work order is planned to finish'),
+	bodyField(
+		'Parent Work Order ID',
+		'parentActivityId',
+		'string',
+		'ID of the parent work order (in the same project) to nest this one under',
+	),
+	bodyField(
+		'Planned Finish Date',
+		'finishedDatePlanned',
+		'dateTime',
+		'When the work order is planned to finish',
+	),
 	bodyField('Price', 'price', 'number', 'Sales price'),
 	bodyField('Production Code', 'externalDim01', 'string', 'Production code / external dimension 1'),
-	bodyField('SJA Approval Required', 'safeJobAnalysisApprovalRequired', 'boolean', 'Whether a safe job analysis must be approved before work starts'),
-	bodyField('SJA Prompt Text', 'safeJobAnalysisUserPromptText', 'string', 'Text shown to crews when they start the safe job analysis'),
+	bodyField(
+		'SJA Approval Required',
+		'safeJobAnalysisApprovalRequired',
+		'boolean',
+		'Whether a safe job analysis must be approved before work starts',
+	),
+	bodyField(
+		'SJA Prompt Text',
+		'safeJobAnalysisUserPromptText',
+		'string',
+		'Text shown to crews when they start the safe job analysis',
+	),
 	bodyField('Short Description', 'workDescriptionShort', 'string', 'Short description of the work'),
 	bodyField('Start Date', 'startDate', 'dateTime', 'When the work starts'),
 	bodyField('Task Leader ID', 'taskLeaderId', 'string', 'User ID of the work order leader'),
 	bodyField('Unit ID', 'unitId', 'string', 'ID of the unit of measurement'),
-	bodyField('Work Description', 'workDescription', 'string', 'Full description of the work', { typeOptions: { rows: 4 } }),
+	bodyField('Work Description', 'workDescription', 'string', 'Full description of the work', {
+		typeOptions: { rows: 4 },
+	}),
 ];
+
+/** The project a work order is created in (sent as `projectId`). */
+export const projectInBody = projectLocator({ to: 'body', as: 'projectId' });
+/** The project whose work orders are listed. */
+export const projectInPath = projectLocator();
+/** The project of a work order given by external ID (used to find it, not sent). */
+export const projectOfWorkOrder = projectLocator({ to: 'none' });
+export const workOrder = workOrderLocator();
+export const companyId = companyIdField();
+export const externalId = requiredField(
+	'External ID',
+	'externalId',
+	'string',
+	'The work order’s ID in your system, unique within the project',
+	{
+		placeholder: 'e.g. P1001-07',
+	},
+);
+export const additionalFields = fieldsCollection('additional', workOrderFields);
+export const updateFields = fieldsCollection('update', workOrderFields);
+
+const pathText = (displayName: string, name: string, description: string, placeholder?: string) =>
+	requiredField(displayName, name, 'string', description, placeholder ? { placeholder } : {}, 'path');
+
+export const projectNumber = pathText(
+	'Project Number',
+	'projectNumber',
+	'The project’s number in Field Ops',
+	'e.g. P1001',
+);
+export const workOrderNumber = pathText(
+	'Work Order Number',
+	'workOrderNumber',
+	'The work order’s number within the project (the API matches it against the external ID)',
+	'e.g. 07',
+);
+export const externalProjectNumber = pathText(
+	'External Project Number',
+	'externalProjectNumber',
+	'The project’s number in your own system (the project’s External Project Number)',
+	'e.g. ERP-2026-014',
+);
+export const workOrderExternalId = pathText(
+	'External ID',
+	'workOrderExternalId',
+	'The work order’s ID in your own system',
+	'e.g. P1001-07',
+);
+export const productionCode = pathText(
+	'Production Code',
+	'productionCode',
+	'The production code (external dimension 1) to look for',
+);
+
+export const templateNotice = notice(
+	'templateNotice',
+	'Settings you leave out (prices, unit, SJA requirement, work-order type…) are copied from the project’s template work order, if it has one. Name, dates, quantities and the parent always come from here.',
+);
+export const replaceNotice = notice(
+	'replaceNotice',
+	'Replace sends the complete work order: every field you do not set here is reset to its default (for example Cost Price becomes 0 and SJA Approval Required becomes false), and the project’s template is not used. To change only some fields, use Update.',
+);

@@ -1,0 +1,55 @@
+import { requiredField, type Field } from '../../shared/fields';
+import type { Item } from '../../shared/items';
+import { projectLocator, workOrderLocator } from '../../shared/locators';
+import type { PathParam } from '../../shared/transport';
+
+export const PROJECT_DOCUMENTS = '/api/v4/integration/projects/{project}/documents';
+export const WORK_ORDER_DOCUMENTS = '/api/v4/integration/tasks/{workOrder}/documents';
+
+export const target: Field = {
+	property: {
+		displayName: 'Attach To',
+		name: 'documentTarget',
+		type: 'options',
+		options: [
+			{ name: 'Project', value: 'project' },
+			{
+				name: 'Work Order',
+				value: 'workOrder',
+				description:
+					'Documents land in the project’s folder, in a section named after the work order by default',
+			},
+		],
+		default: 'project',
+	},
+};
+const project = projectLocator({ to: 'none' });
+const workOrder = workOrderLocator({
+	to: 'none',
+	extra: { displayOptions: { show: { documentTarget: ['workOrder'] } } },
+});
+
+/** The fields that choose where the documents are: a project, or a work order of a project. */
+export const TARGET_FIELDS = [target, project, workOrder];
+
+/** The documents path of the item's project or work order, with its resolved ID. */
+export async function documentsOf(item: Item): Promise<{ path: string; params: Record<string, PathParam> }> {
+	const onWorkOrder = item.param('documentTarget') === 'workOrder';
+	const [field, path] = onWorkOrder ? [workOrder, WORK_ORDER_DOCUMENTS] : [project, PROJECT_DOCUMENTS];
+	const id = await field.value?.(item.param(field.property.name), item);
+	return { path, params: { [field.property.name]: { label: field.property.displayName, value: id } } };
+}
+
+export const fileReferenceId = requiredField(
+	'File Reference ID',
+	'fileReferenceId',
+	'string',
+	'The ID of the document (fileReference.ID of an upload, or fileReferenceId from List)',
+	{},
+	'path',
+);
+
+export const DOCUMENT_REQUESTS = (method: 'GET' | 'DELETE' | 'POST', suffix = '') => [
+	{ method, path: `${PROJECT_DOCUMENTS}${suffix}` },
+	{ method, path: `${WORK_ORDER_DOCUMENTS}${suffix}` },
+];

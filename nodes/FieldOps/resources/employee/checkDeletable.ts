@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee } from './fields';
+
+export const checkDeletable: RequestOperation = {
+	name: 'Check Deletable',
+	value: 'checkDeletable',
+	action: 'Check whether an employee can be deleted',
+	description: 'Answers isDeletable and, when not, the reasons in validationErrors',
+	fields: [employee],
+	request: { method: 'GET', path: `${ONE_EMPLOYEE}/deletable` },
+};

@@ -1,0 +1,38 @@
+import { fieldsCollection, requiredField } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import {
+	birthDate,
+	EMPLOYEES,
+	employment,
+	employmentOf,
+	firstName,
+	lastName,
+	optionalProfile,
+} from './fields';
+
+export const create: RequestOperation = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create an employee',
+	description: 'Create an employee together with the first employment',
+	fields: [
+		requiredField('Employee Number', 'employeeNumber', 'string', 'Unique within your company structure', {
+			placeholder: 'e.g. 1042',
+		}),
+		firstName,
+		lastName,
+		requiredField('Phone', 'phone', 'string', 'Mobile number the employee logs in with, with country code', {
+			placeholder: 'e.g. +4791234567',
+		}),
+		birthDate,
+		employment,
+		fieldsCollection('additional', optionalProfile),
+	],
+	request: {
+		method: 'POST',
+		path: EMPLOYEES,
+		prepare: async (request, item) => {
+			request.body = { ...(request.body as object), employment: await employmentOf(item) };
+		},
+	},
+};

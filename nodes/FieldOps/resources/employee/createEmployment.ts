@@ -1,0 +1,25 @@
+import { notice } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import { employee, employment, employmentOf, ONE_EMPLOYEE } from './fields';
+
+export const createEmployment: RequestOperation = {
+	name: 'Create Employment',
+	value: 'createEmployment',
+	action: 'Start a new employment for an employee',
+	description: 'Add an employment; the current one ends the day before the new start',
+	fields: [
+		employee,
+		employment,
+		notice(
+			'createEmploymentNotice',
+			'The current active employment is ended the day before the new employment starts.',
+		),
+	],
+	request: {
+		method: 'POST',
+		path: `${ONE_EMPLOYEE}/create-employment`,
+		prepare: async (request, item) => {
+			request.body = await employmentOf(item);
+		},
+	},
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee } from './fields';
+
+export const deleteEmployee: RequestOperation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete an employee',
+	description: 'Delete an employee (check first with Check Deletable)',
+	fields: [employee],
+	request: { method: 'DELETE', path: ONE_EMPLOYEE },
+};

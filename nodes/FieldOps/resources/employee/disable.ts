@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee } from './fields';
+
+export const disable: RequestOperation = {
+	name: 'Disable',
+	value: 'disable',
+	action: 'Disable an employee',
+	description: 'The employee can no longer log in, in any company',
+	fields: [employee],
+	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/disable` },
+};

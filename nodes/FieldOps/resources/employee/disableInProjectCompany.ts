@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { employee, ONE_EMPLOYEE, projectCompanyId } from './fields';
+
+export const disableInProjectCompany: RequestOperation = {
+	name: 'Disable in Project Company',
+	value: 'disableInProjectCompany',
+	action: 'Disable an employee in a project company',
+	description: 'Remove the employee from one company of your structure',
+	fields: [employee, projectCompanyId],
+	request: { method: 'POST', path: `${ONE_EMPLOYEE}/disable-employee-in-project-company` },
+};

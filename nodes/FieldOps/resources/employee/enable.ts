@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee } from './fields';
+
+export const enable: RequestOperation = {
+	name: 'Enable',
+	value: 'enable',
+	action: 'Enable an employee',
+	description: 'Let a disabled employee log in again',
+	fields: [employee],
+	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/enable` },
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { employee, ONE_EMPLOYEE, projectCompanyId, userGroupId } from './fields';
+
+export const enableInProjectCompany: RequestOperation = {
+	name: 'Enable in Project Company',
+	value: 'enableInProjectCompany',
+	action: 'Enable an employee in a project company',
+	description: 'Give the employee access to another company of your structure',
+	fields: [employee, projectCompanyId, userGroupId],
+	request: { method: 'POST', path: `${ONE_EMPLOYEE}/enable-employee-in-project-company` },
+};

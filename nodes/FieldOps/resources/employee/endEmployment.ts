@@ -1,0 +1,12 @@
+import { requiredField } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee } from './fields';
+
+export const endEmployment: RequestOperation = {
+	name: 'End Employment',
+	value: 'endEmployment',
+	action: 'End an employee’s employment',
+	description: 'End the current employment on a date',
+	fields: [employee, requiredField('End Date', 'endDate', 'dateTime', 'Last day of the current employment')],
+	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/end-employment` },
+};

@@ -1,0 +1,21 @@
+import { requiredField } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+import { EMPLOYEES } from './fields';
+
+export const search: RequestOperation = {
+	name: 'Search',
+	value: 'search',
+	action: 'Search employees',
+	description: 'Find employees by name, phone, e-mail or employee number',
+	fields: [
+		requiredField(
+			'Search Text',
+			'query',
+			'string',
+			'Part of a name, phone number, e-mail address or employee number',
+			{},
+			'query',
+		),
+	],
+	request: { method: 'GET', path: `${EMPLOYEES}/search`, list: true },
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_EMPLOYEE, employee, employmentUpdate } from './fields';
+
+export const updateEmployment: RequestOperation = {
+	name: 'Update Employment',
+	value: 'updateEmployment',
+	action: 'Update an employee’s current employment',
+	description: 'Change fields of the current employment; the others stay',
+	fields: [employee, employmentUpdate],
+	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/update-employment` },
+};

@@ -1,0 +1,51 @@
+import { requiredField, type Field } from '../../shared/fields';
+import { downloadPerItem, putFileInField } from '../../shared/files';
+import { fromFields, type CodeOperation } from '../../shared/operation';
+
+const FILE = '/api/file/{fileReferenceId}';
+const fileReferenceId = requiredField(
+	'File Reference ID',
+	'fileReferenceId',
+	'string',
+	'The ID of the file (for example fileReference.ID of an upload, or the ID of an image record)',
+	{},
+	'path',
+);
+const maxDimension: Field = {
+	property: {
+		displayName: 'Size',
+		name: 'maxDimension',
+		type: 'options',
+		default: '',
+		options: [
+			{ name: 'Large', value: '1980', description: 'At most 1980 pixels on the longest side' },
+			{ name: 'Medium', value: '640', description: 'At most 640 pixels on the longest side' },
+			{ name: 'Original', value: '', description: 'The file as it was uploaded' },
+			{ name: 'Thumbnail', value: '128', description: 'At most 128 pixels on the longest side' },
+		],
+		description: 'For images: which size to download (other files are always sent whole)',
+	},
+	to: 'query',
+	as: 'MaxDimension',
+	value: (raw) => (raw === '' ? undefined : raw),
+};
+const binaryPropertyName = putFileInField('Name of the binary property the file goes to');
+
+export const downloadFile: CodeOperation = {
+	name: 'Download File',
+	value: 'downloadFile',
+	action: 'Download a file',
+	description: 'Download an image, PDF or document by its file reference ID into a binary property',
+	fields: [fileReferenceId, maxDimension, binaryPropertyName],
+	requests: [{ method: 'GET', path: FILE }],
+	execute: async (context) =>
+		await downloadPerItem(context, async (item) => {
+			const { params, qs } = await fromFields([fileReferenceId, maxDimension], item);
+			const id = String(params.fileReferenceId.value);
+			return {
+				request: { path: FILE, params, qs },
+				fallbackName: `file-${id}`,
+				json: { fileReferenceId: id, maxDimension: qs.MaxDimension ?? null },
+			};
+		}),
+};

@@ -1,0 +1,22 @@
+import type { Field } from '../../shared/fields';
+import { projectLocator } from '../../shared/locators';
+
+export const project = projectLocator({ as: 'projId' });
+
+/** Active by default; `activeInactiveAll` 1 = only inactive, 2 = all (spec: Read-only lookups). */
+export const activeInactiveAll: Field = {
+	property: {
+		displayName: 'Status',
+		name: 'activeInactiveAll',
+		type: 'options',
+		default: 0,
+		options: [
+			{ name: 'Active', value: 0 },
+			{ name: 'All', value: 2 },
+			{ name: 'Inactive', value: 1 },
+		],
+		description: 'Which ones to list',
+	},
+	to: 'query',
+	value: (raw) => (raw === 0 ? undefined : raw),
+};

@@ -1,0 +1,10 @@
+import type { RequestOperation } from '../../shared/operation';
+
+export const getMachineTypes: RequestOperation = {
+	name: 'Get Machine Types',
+	value: 'getMachineTypes',
+	action: 'Get the machine types',
+	description: 'List the machine types configured for your company',
+	fields: [],
+	request: { method: 'GET', path: '/api/MachineType' },
+};

@@ -1,0 +1,20 @@
+import { requiredField } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+
+export const getResource: RequestOperation = {
+	name: 'Get Resource',
+	value: 'getResource',
+	action: 'Look up a resource',
+	description: 'Get the details of a resource (machine, equipment or person)',
+	fields: [
+		requiredField(
+			'Resource ID',
+			'resourceId',
+			'string',
+			'The ID of the machine, equipment or person',
+			{},
+			'path',
+		),
+	],
+	request: { method: 'GET', path: '/api/resources/details/{resourceId}' },
+};

@@ -1,0 +1,10 @@
+import type { RequestOperation } from '../../shared/operation';
+
+export const getResourceTypes: RequestOperation = {
+	name: 'Get Resource Types',
+	value: 'getResourceTypes',
+	action: 'Get the resource types',
+	description: 'List the kinds of resources',
+	fields: [],
+	request: { method: 'GET', path: '/api/resources/types' },
+};

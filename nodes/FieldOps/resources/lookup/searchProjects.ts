@@ -1,0 +1,28 @@
+import { bodyField } from '../../shared/fields';
+import type { RequestOperation } from '../../shared/operation';
+
+export const searchProjects: RequestOperation = {
+	name: 'Search Projects',
+	value: 'searchProjects',
+	action: 'Search projects',
+	description: 'Find projects by number or name',
+	fields: [
+		bodyField(
+			'Search Text',
+			'searchString',
+			'string',
+			'Text to look for in project numbers and names',
+			{},
+			'query',
+		),
+		bodyField(
+			'Active Only',
+			'activeOnly',
+			'boolean',
+			'Whether to find only active projects',
+			{ default: true },
+			'query',
+		),
+	],
+	request: { method: 'GET', path: '/api/projects/search', list: true },
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+
+export const create: RequestOperation = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a machine',
+	description: 'Create one machine or piece of equipment',
+	fields: NEW_MACHINE_FIELDS,
+	request: { method: 'POST', path: MACHINES },
+};

@@ -1,0 +1,27 @@
+import { batchSizeField, runBatched } from '../../shared/batch';
+import { fromFields, type CodeOperation } from '../../shared/operation';
+import { sendJson } from '../../shared/transport';
+import { bulkOutcomes } from './bulk';
+import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+
+const CREATE_ARRAY = `${MACHINES}/create/array`;
+const batchSize = batchSizeField();
+
+export const createMany: CodeOperation = {
+	name: 'Create Many',
+	value: 'createMany',
+	action: 'Create many machines',
+	description: 'Create one machine per input item, sending them in batches (one request per batch)',
+	fields: [...NEW_MACHINE_FIELDS, batchSize],
+	requests: [{ method: 'POST', path: CREATE_ARRAY }],
+	execute: async (context) =>
+		await runBatched(context, {
+			what: 'machine',
+			buildElement: async (item) => (await fromFields(NEW_MACHINE_FIELDS, item)).body,
+			send: async (elements) =>
+				bulkOutcomes(
+					await sendJson(context, { method: 'POST', path: CREATE_ARRAY, body: elements, what: 'machine' }),
+					elements,
+				),
+		}),
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { machine, ONE_MACHINE } from './fields';
+
+export const deleteMachine: RequestOperation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a machine',
+	description: 'Delete a machine',
+	fields: [machine],
+	request: { method: 'DELETE', path: ONE_MACHINE },
+};

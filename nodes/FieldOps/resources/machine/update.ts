@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { machine, ONE_MACHINE, updateFields } from './fields';
+
+export const update: RequestOperation = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a machine',
+	description: 'Change only the fields you set',
+	fields: [machine, updateFields],
+	request: { method: 'PATCH', path: ONE_MACHINE },
+};

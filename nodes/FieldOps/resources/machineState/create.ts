@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { MACHINE_STATES, RECORD_FIELDS } from './fields';
+
+export const create: RequestOperation = {
+	name: 'Create',
+	value: 'create',
+	action: 'Send a machine-state record',
+	description: 'Send one machine-state record',
+	fields: RECORD_FIELDS,
+	request: { api: 'machineState', method: 'POST', path: MACHINE_STATES },
+};

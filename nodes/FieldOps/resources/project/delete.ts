@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_PROJECT, project } from './fields';
+
+export const deleteProject: RequestOperation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a project',
+	description: 'Delete a project',
+	fields: [project],
+	request: { method: 'DELETE', path: ONE_PROJECT },
+};

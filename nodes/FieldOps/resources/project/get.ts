@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_PROJECT, project } from './fields';
+
+export const get: RequestOperation = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a project',
+	description: 'Get one project by ID or project number',
+	fields: [project],
+	request: { method: 'GET', path: ONE_PROJECT },
+};

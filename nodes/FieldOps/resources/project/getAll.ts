@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { PROJECTS } from './fields';
+
+export const getAll: RequestOperation = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many projects',
+	description: 'List the projects of your company',
+	fields: [],
+	request: { method: 'GET', path: PROJECTS, list: true },
+};

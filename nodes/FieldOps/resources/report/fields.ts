@@ -1,0 +1,174 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { limit, returnAll, type Field } from '../../shared/fields';
+import { reportFiltersProperty } from '../../shared/reportFilters';
+import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
+
+const feedsWith = (test: (feed: ReportFeed) => boolean) =>
+	REPORT_FEEDS.filter(test).map((feed) => feed.value);
+/** Inside a collection, a root parameter is named with a leading slash. */
+const inCollection = (operations: string[]) => ({ show: { '/operation': operations } });
+const field = (property: INodeProperties): Field => ({ property });
+
+const syncMode = field({
+	displayName: 'Period',
+	name: 'syncMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Date Window',
+			value: 'window',
+			description:
+				'Records dated within From–To (full export, ordered by date; deleted records are not reported)',
+		},
+		{
+			name: 'Changed Since',
+			value: 'modifiedSince',
+			description:
+				'Records created, changed (or, where the report says so, deleted) since a moment, ordered by change time',
+		},
+	],
+	default: 'window',
+});
+
+const listMode = field({
+	displayName: 'Records',
+	name: 'listMode',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'All', value: 'all', description: 'Every record of the list' },
+		{
+			name: 'Changed Since',
+			value: 'modifiedSince',
+			description: 'Records created or changed since a moment',
+		},
+	],
+	default: 'all',
+});
+
+const inWindow = { show: { syncMode: ['window'] } };
+const from = field({
+	displayName: 'From',
+	name: 'fromDateTime',
+	type: 'dateTime',
+	required: true,
+	default: '={{ $today.minus({ days: 7 }).toISO() }}',
+	displayOptions: inWindow,
+	description: 'Start of the window (inclusive). The default is seven days ago.',
+});
+const to = field({
+	displayName: 'To',
+	name: 'toDateTime',
+	type: 'dateTime',
+	required: true,
+	default: '={{ $today.toISO() }}',
+	displayOptions: inWindow,
+	description: 'End of the window. The default is the start of today.',
+});
+
+/** Modified Since / Before, shown when the report's mode parameter asks for changes. */
+const changeWindow = (modeParameter: 'syncMode' | 'listMode'): Field[] => [
+	field({
+		displayName: 'Modified Since',
+		name: 'modifiedSince',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		displayOptions: { show: { [modeParameter]: ['modifiedSince'] } },
+		description: 'Only records created or changed at or after this moment',
+	}),
+	field({
+		displayName: 'Modified Before',
+		name: 'modifiedBefore',
+		type: 'dateTime',
+		default: '',
+		displayOptions: { show: { [modeParameter]: ['modifiedSince'] } },
+		description: 'Optional end of the change window; must be later than Modified Since',
+	}),
+];
+
+const filters = field(reportFiltersProperty('operation'));
+
+const options = field({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Deleted Records',
+			name: 'deletedRecords',
+			type: 'options',
+			default: 'keep',
+			displayOptions: inCollection(feedsWith((feed) => feed.tombstones)),
+			options: [
+				{ name: 'Keep (With isDeleted: True)', value: 'keep' },
+				{ name: 'Leave Out', value: 'drop' },
+			],
+			description: 'In Changed Since mode this report also returns deleted records',
+		},
+		{
+			displayName: 'Download Files',
+			name: 'downloadFiles',
+			type: 'boolean',
+			default: false,
+			displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
+			description:
+				'Whether to download each record’s image or PDF into a binary property. Records whose PDF is not generated yet pass through without a file and say so.',
+		},
+		{
+			displayName: 'Image Size',
+			name: 'imageSize',
+			type: 'options',
+			default: 'large',
+			displayOptions: inCollection(feedsWith((feed) => feed.files === 'image')),
+			options: [
+				{ name: 'Large', value: 'large', description: 'At most 1980 pixels on the longest side' },
+				{ name: 'Medium', value: 'medium', description: 'At most 640 pixels on the longest side' },
+				{ name: 'Original', value: 'original', description: 'The file as it was uploaded' },
+				{ name: 'Thumbnail', value: 'thumbnail', description: 'At most 128 pixels on the longest side' },
+			],
+			description: 'Which variant of each image to download',
+		},
+		{
+			displayName: 'Include Page Details',
+			name: 'includeEnvelope',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to add the page envelope (meta, syncTypeName, recordCount) to each item under "_page"',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			default: MAX_CHUNK_LIMIT,
+			typeOptions: { minValue: 1, maxValue: MAX_CHUNK_LIMIT },
+			description:
+				'Records per request (ChunkLimit, 1–10000). With a Limit, pages are never larger than the limit.',
+		},
+		{
+			displayName: 'Put File In Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
+			description: 'Name of the binary property the downloaded file goes to',
+		},
+	],
+});
+
+const windowFields = [syncMode, from, to, ...changeWindow('syncMode')];
+const listFields = [listMode, ...changeWindow('listMode')];
+
+/** The parameters of one report: its period, the filters the spec lists for it, Return All / Limit, options. */
+export const reportFields = (feed: ReportFeed): Field[] => [
+	...(feed.dateWindow ? windowFields : listFields),
+	...(feed.filters.length > 0 ? [filters] : []),
+	returnAll,
+	limit,
+	options,
+];

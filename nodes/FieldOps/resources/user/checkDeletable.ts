@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { userByIdentity, USERS } from './fields';
+
+export const checkDeletable: RequestOperation = {
+	name: 'Check Deletable',
+	value: 'checkDeletable',
+	action: 'Check whether a legacy user can be deleted',
+	description: 'Answers true or false in "result"',
+	fields: [userByIdentity],
+	request: { method: 'GET', path: `${USERS}/is-identity-deletable/{identityId}` },
+};

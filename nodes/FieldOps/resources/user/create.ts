@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { USER_FIELDS, USERS } from './fields';
+
+export const create: RequestOperation = {
+	name: 'Create',
+	value: 'create',
+	action: 'Create a legacy user',
+	description: 'Create a user with the legacy v4 API',
+	fields: USER_FIELDS,
+	request: { method: 'POST', path: USERS },
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { accountState, userByProfile, USERS } from './fields';
+
+export const disable: RequestOperation = {
+	name: 'Disable',
+	value: 'disable',
+	action: 'Disable a legacy user',
+	description: 'Disable the account: the user can no longer log in',
+	fields: [userByProfile],
+	request: { method: 'PATCH', path: `${USERS}/disable/{companyProfileId}`, output: accountState(true) },
+};

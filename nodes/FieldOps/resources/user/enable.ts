@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { accountState, userByProfile, USERS } from './fields';
+
+export const enable: RequestOperation = {
+	name: 'Enable',
+	value: 'enable',
+	action: 'Enable a legacy user',
+	description: 'Re-enable a disabled account',
+	fields: [userByProfile],
+	request: { method: 'PATCH', path: `${USERS}/enable/{companyProfileId}`, output: accountState(false) },
+};

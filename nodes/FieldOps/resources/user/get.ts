@@ -1,0 +1,19 @@
+import { asItems, forEachItem } from '../../shared/items';
+import { findUser, LOOKUP_PATHS } from '../../shared/lookups';
+import type { CodeOperation } from '../../shared/operation';
+import { userByProfile } from './fields';
+
+export const get: CodeOperation = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a legacy user',
+	description: 'Get one user by employee number or company profile ID',
+	fields: [userByProfile],
+	// The route follows how the user was given: one request either way.
+	requests: [
+		{ method: 'GET', path: LOOKUP_PATHS.userByEmployeeNumber },
+		{ method: 'GET', path: LOOKUP_PATHS.userByProfileId },
+	],
+	execute: async (context) =>
+		await forEachItem(context, async (item) => asItems(await findUser(item, item.param('user')))),
+};

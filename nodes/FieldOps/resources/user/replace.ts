@@ -1,0 +1,36 @@
+import { notice } from '../../shared/fields';
+import { findUser } from '../../shared/lookups';
+import { userLocator } from '../../shared/locators';
+import type { RequestOperation } from '../../shared/operation';
+import { USER_FIELDS, USERS } from './fields';
+
+/** Replace needs the identity ID in the path and both IDs in the body: read from the user first. */
+const user = userLocator(undefined, { to: 'none' });
+
+export const replace: RequestOperation = {
+	name: 'Replace',
+	value: 'replace',
+	action: 'Replace a legacy user',
+	description: 'Send the complete user; fields not set are reset',
+	fields: [
+		user,
+		notice(
+			'replaceNotice',
+			'Replace sends the complete user: every field you do not set here is reset. To change only some fields, use Update.',
+		),
+		...USER_FIELDS,
+	],
+	request: {
+		method: 'PUT',
+		path: `${USERS}/{identityId}`,
+		prepare: async (request, item) => {
+			const found = await findUser(item, item.param('user'));
+			request.params.identityId = { label: 'User', value: found.identityId };
+			request.body = {
+				...(request.body as object),
+				identityId: found.identityId,
+				companyProfileId: found.companyProfileId,
+			};
+		},
+	},
+};

@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { dateFormat, updateFields, userByProfile, USERS } from './fields';
+
+export const update: RequestOperation = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a legacy user',
+	description: 'Change only the fields you set',
+	fields: [userByProfile, updateFields, dateFormat],
+	request: { method: 'PATCH', path: `${USERS}/{companyProfileId}` },
+};

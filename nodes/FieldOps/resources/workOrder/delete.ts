@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_WORK_ORDER, projectOfWorkOrder, workOrder } from './fields';
+
+export const deleteWorkOrder: RequestOperation = {
+	name: 'Delete',
+	value: 'delete',
+	action: 'Delete a work order',
+	description: 'Delete a work order',
+	fields: [projectOfWorkOrder, workOrder],
+	request: { method: 'DELETE', path: ONE_WORK_ORDER },
+};

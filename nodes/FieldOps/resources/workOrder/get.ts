@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_WORK_ORDER, projectOfWorkOrder, workOrder } from './fields';
+
+export const get: RequestOperation = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a work order',
+	description: 'Get one work order by ID or external ID',
+	fields: [projectOfWorkOrder, workOrder],
+	request: { method: 'GET', path: ONE_WORK_ORDER },
+};

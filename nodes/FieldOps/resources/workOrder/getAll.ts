@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { TASKS, projectInPath } from './fields';
+
+export const getAll: RequestOperation = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many work orders of a project',
+	description: 'List the work orders of a project',
+	fields: [projectInPath],
+	request: { method: 'GET', path: `${TASKS}/project/{project}`, list: true },
+};

@@ -1,0 +1,16 @@
+import type { RequestOperation } from '../../shared/operation';
+import { TASKS, projectNumber, workOrderNumber } from './fields';
+
+export const getAllByNumber: RequestOperation = {
+	name: 'Get Many by Work Order Number',
+	value: 'getAllByNumber',
+	action: 'Get all work orders with a work order number in a project',
+	description:
+		'List every work order with this number in the project with this number (numbers are not always unique)',
+	fields: [projectNumber, workOrderNumber],
+	request: {
+		method: 'GET',
+		path: `${TASKS}/by-project-number/{projectNumber}/by-task-number/{workOrderNumber}/list`,
+		list: true,
+	},
+};

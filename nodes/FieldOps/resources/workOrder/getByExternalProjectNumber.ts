@@ -1,0 +1,14 @@
+import type { RequestOperation } from '../../shared/operation';
+import { TASKS, externalProjectNumber, workOrderExternalId } from './fields';
+
+export const getByExternalProjectNumber: RequestOperation = {
+	name: 'Get by External Project Number and External ID',
+	value: 'getByExternalProjectNumber',
+	action: 'Get a work order by external project number and external ID',
+	description: 'Get one work order using only numbers from your own system',
+	fields: [externalProjectNumber, workOrderExternalId],
+	request: {
+		method: 'GET',
+		path: `${TASKS}/by-external-project-number/{externalProjectNumber}/by-external-id/{workOrderExternalId}`,
+	},
+};

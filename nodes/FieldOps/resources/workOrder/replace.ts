@@ -1,0 +1,19 @@
+import type { RequestOperation } from '../../shared/operation';
+import {
+	ONE_WORK_ORDER,
+	additionalFields,
+	companyId,
+	externalId,
+	projectInBody,
+	replaceNotice,
+	workOrder,
+} from './fields';
+
+export const replace: RequestOperation = {
+	name: 'Replace',
+	value: 'replace',
+	action: 'Replace a work order',
+	description: 'Send the complete work order; fields not set are reset to their defaults',
+	fields: [projectInBody, workOrder, companyId, externalId, replaceNotice, additionalFields],
+	request: { method: 'PUT', path: ONE_WORK_ORDER },
+};

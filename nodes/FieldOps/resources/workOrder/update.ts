@@ -1,0 +1,11 @@
+import type { RequestOperation } from '../../shared/operation';
+import { ONE_WORK_ORDER, projectOfWorkOrder, updateFields, workOrder } from './fields';
+
+export const update: RequestOperation = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a work order',
+	description: 'Change only the fields you set',
+	fields: [projectOfWorkOrder, workOrder, updateFields],
+	request: { method: 'PATCH', path: ONE_WORK_ORDER },
+};

@@ -1,0 +1,82 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { Field } from './fields';
+import { fieldsOf, type Operation, type Resource } from './operation';
+
+/** A field's parameter, shown for the given operations of the resource (and under its own conditions). */
+function shownFor(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
+	const own = property.displayOptions ?? {};
+	return {
+		...property,
+		displayOptions: { ...own, show: { ...own.show, resource: [resource], operation: operations } },
+	};
+}
+
+/**
+ * Each field of a resource once (a field object shared by operations, such as twins, is one parameter, so its
+ * value survives a switch of operation), with the operations using it, in an order that keeps every operation's
+ * own order of fields (ties: the field seen first comes first).
+ */
+function fieldOrder(operations: Operation[]): Map<Field, string[]> {
+	const usage = new Map<Field, string[]>();
+	const after = new Map<Field, Set<Field>>();
+	for (const operation of operations) {
+		const fields = fieldsOf(operation);
+		fields.forEach((field, index) => {
+			usage.set(field, [...(usage.get(field) ?? []), operation.value]);
+			if (!after.has(field)) after.set(field, new Set());
+			if (index > 0) after.get(fields[index - 1])?.add(field);
+		});
+	}
+	const waiting = new Map([...usage.keys()].map((field) => [field, 0]));
+	for (const followers of after.values())
+		for (const field of followers) waiting.set(field, (waiting.get(field) ?? 0) + 1);
+	const ordered = new Map<Field, string[]>();
+	while (ordered.size < usage.size) {
+		const open = [...usage.keys()].filter((field) => !ordered.has(field));
+		// A cycle between two operations' orders is broken at the field seen first.
+		const next = open.find((field) => waiting.get(field) === 0) ?? open[0];
+		ordered.set(next, usage.get(next) ?? []);
+		for (const field of after.get(next) ?? []) waiting.set(field, (waiting.get(field) ?? 1) - 1);
+	}
+	return ordered;
+}
+
+/** The node's parameters: Resource, each resource's operation list, and each field once with the operations using it. */
+export function describeResources(resources: Resource[], defaultResource: string): INodeProperties[] {
+	const properties: INodeProperties[] = [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: resources.map(({ name, value, description }) => ({ name, value, description })),
+			default: defaultResource,
+		},
+	];
+	for (const resource of resources) {
+		if (resource.notice)
+			properties.push({
+				displayName: resource.notice,
+				name: `${resource.value}Notice`,
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { resource: [resource.value] } },
+			});
+		const defaultOperation = resource.defaultOperation.value;
+		properties.push({
+			displayName: resource.operationLabel ?? 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options: [...resource.operations]
+				.sort((a, b) => a.name.localeCompare(b.name))
+				.map(({ name, value, action, description }) => ({ name, value, action, description })),
+			default: defaultOperation,
+		});
+		for (const [field, operations] of fieldOrder(resource.operations))
+			properties.push(shownFor(field.property, resource.value, operations));
+	}
+	return properties;
+}

@@ -1,0 +1,150 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import { FieldOpsFailure, looksLikeHtml } from './errors';
+import { urlFieldLabel, type Api, type Settings } from './settings';
+import type { HttpCall } from './token';
+
+export type FieldOpsContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** A value for a `{name}` path segment, with the label of the field it came from (for errors). */
+export interface PathParam {
+	label: string;
+	value: unknown;
+}
+
+export interface ApiRequest {
+	api?: Api;
+	method: IHttpRequestMethods;
+	/** Path below the API's root, with `{name}` placeholders filled from `params` (encoded here). */
+	path?: string;
+	params?: Record<string, PathParam>;
+	/** Instead of api + path: an absolute link from an answer (file links); it must lie under a credential address. */
+	url?: string;
+	qs?: IDataObject;
+	body?: unknown;
+	/** Names the thing the request is about, for messages ("project"). */
+	what?: string;
+	itemIndex?: number;
+	timeoutMs?: number;
+	/** Attempts after the first, for reads only (429, 5xx, dropped or stalled connections, unreadable answers). */
+	retries?: number;
+	/** `json`: the answer must be JSON; `stream`: the body is handed over unread (files). Default: JSON if it is JSON. */
+	expect?: 'json' | 'stream';
+}
+
+export interface ApiResponse<T = unknown> {
+	statusCode: number;
+	headers: IDataObject;
+	body: T;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_REDIRECTS = 5;
+
+export const httpOf =
+	(context: FieldOpsContext): HttpCall =>
+	async (options) =>
+		(await context.helpers.httpRequest({
+			...options,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+		})) as IN8nHttpFullResponse;
+
+/** Drops a streamed body we will not read, so its connection is freed. */
+export function discard(body: unknown) {
+	(body as { destroy?: () => void } | undefined)?.destroy?.();
+}
+
+/**
+ * One exchange, following redirects by our rules: the token only ever goes to the credential's addresses; a
+ * read may follow a redirect elsewhere without it; a write is never redirected away (307/308 to our own address
+ * only), so a request body is never sent to another host.
+ */
+export async function exchange(
+	context: FieldOpsContext,
+	settings: Settings,
+	request: ApiRequest,
+	first: string,
+	token: string,
+) {
+	const http = httpOf(context);
+	let url = first;
+	for (let hop = 0; ; hop++) {
+		const own = settings.isOwn(url);
+		const response = await http({
+			method: request.method,
+			url,
+			qs: url === first ? request.qs : undefined,
+			body: request.body as IDataObject,
+			json: request.body !== undefined && !isBlob(request.body),
+			headers: { Accept: 'application/json', ...(own ? { Authorization: `Bearer ${token}` } : {}) },
+			encoding: request.expect === 'stream' ? 'stream' : 'text',
+			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		});
+		const location = response.headers?.location;
+		if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
+			return response;
+		discard(response.body);
+		const next = new URL(location, url).toString();
+		const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
+		if (request.method !== 'GET' && !(keepsMethod && settings.isOwn(next))) {
+			throw new FieldOpsFailure(
+				`Field Ops answered with a redirect to ${new URL(next).host}; the request was not sent there`,
+				`Check the ${urlFieldLabel(request.api ?? 'core')} of the Field Ops credential: it should be the API's own address.`,
+				response.statusCode,
+			);
+		}
+		if (hop >= MAX_REDIRECTS) throw new FieldOpsFailure('Field Ops redirected the request too many times');
+		url = next;
+	}
+}
+
+function isBlob(body: unknown): boolean {
+	return typeof (body as { stream?: unknown } | undefined)?.stream === 'function';
+}
+
+/** The answer's body: JSON when it is JSON, text otherwise; a web page or broken JSON where JSON is due fails. */
+export function readBody(request: ApiRequest, response: IN8nHttpFullResponse, apiLabel: string): unknown {
+	if (request.expect === 'stream') return response.body;
+	const text = typeof response.body === 'string' ? response.body : String(response.body ?? '');
+	if (text.trim() === '') return undefined;
+	if (looksLikeHtml(text))
+		throw new FieldOpsFailure(
+			'The address does not point at the Field Ops API: it answered with a web page',
+			`Check the ${apiLabel} of the Field Ops credential (the API's root address, from your onboarding).`,
+		);
+	const type = String(response.headers?.['content-type'] ?? '');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		// Liberal: text that does not claim to be JSON passes through, and so does a write's answer (the write
+		// succeeded); a read whose JSON is broken, or an answer that must be JSON, fails.
+		const mustBeJson = request.expect === 'json' || (type.includes('json') && request.method === 'GET');
+		if (!mustBeJson) return text;
+		throw Object.assign(
+			new FieldOpsFailure(
+				`Field Ops answered${request.what ? ` the ${request.what} request` : ''} with something that is not readable JSON`,
+				'The answer was cut off or is not what the API sends. Try again; if it keeps happening, contact Field Ops support.',
+			),
+			{ retryable: request.method === 'GET' },
+		);
+	}
+}
+
+export async function failureText(body: unknown): Promise<unknown> {
+	if (!body || typeof (body as AsyncIterable<Buffer>)[Symbol.asyncIterator] !== 'function') return body;
+	let text = '';
+	for await (const chunk of body as AsyncIterable<Buffer | string>) {
+		text += chunk.toString();
+		if (text.length > 64_000) break;
+	}
+	return text;
+}

@@ -1,0 +1,99 @@
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
+
+import type { TokenClient } from './token';
+
+export const CREDENTIAL_TYPE = 'fieldOpsOAuth2Api';
+
+/** The four addresses of one Field Ops environment; a token is only ever sent to these. */
+export type Api = 'core' | 'reporting' | 'identity' | 'machineState';
+
+const URL_FIELDS: Record<Api, { name: string; label: string }> = {
+	core: { name: 'coreUrl', label: 'Core API URL' },
+	reporting: { name: 'reportingUrl', label: 'Reporting API URL' },
+	identity: { name: 'identityUrl', label: 'Token Server URL' },
+	machineState: { name: 'machineStateUrl', label: 'Machine-State API URL' },
+};
+
+/** The credential field that holds an API's address, as the user sees it. */
+export const urlFieldLabel = (api: Api) => URL_FIELDS[api].label;
+
+export interface Settings {
+	/** Root address of each API, without a trailing slash. */
+	urls: Record<Api, string>;
+	client: TokenClient;
+	/** Whether a URL lies under one of the credential's addresses (same origin, same path prefix). */
+	isOwn(url: string): boolean;
+}
+
+const trimUrl = (value: unknown) =>
+	String(value ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+
+/** The scopes of the APIs ticked in the credential, as one space-separated list (spec: Authentication 5). */
+export function scopeOf(credentials: ICredentialDataDecryptedObject): string {
+	return [
+		credentials.useCoreApi !== false ? 'serviceapiv3' : '',
+		credentials.useReportingApi !== false ? 'reportingapiv1' : '',
+		credentials.useMachineStateApi === true ? 'masstransportapiv1' : '',
+	]
+		.filter(Boolean)
+		.join(' ');
+}
+
+export function settingsOf(credentials: ICredentialDataDecryptedObject, credentialId?: string): Settings {
+	const urls = Object.fromEntries(
+		(Object.keys(URL_FIELDS) as Api[]).map((api) => [api, trimUrl(credentials[URL_FIELDS[api].name])]),
+	) as Record<Api, string>;
+	const roots = Object.values(urls).flatMap((url) => {
+		try {
+			const parsed = new URL(`${url}/`);
+			return [{ origin: parsed.origin, path: parsed.pathname }];
+		} catch {
+			return [];
+		}
+	});
+	return {
+		urls,
+		client: {
+			credentialId,
+			identityUrl: urls.identity,
+			clientId: String(credentials.clientId ?? ''),
+			clientSecret: String(credentials.clientSecret ?? ''),
+			scope: scopeOf(credentials),
+		},
+		isOwn(url: string) {
+			let target: URL;
+			try {
+				target = new URL(url);
+			} catch {
+				return false;
+			}
+			return roots.some(
+				(root) => target.origin === root.origin && `${target.pathname}/`.startsWith(root.path),
+			);
+		},
+	};
+}
+
+interface CredentialReader {
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(
+		type: string,
+		itemIndex?: number,
+	): Promise<T>;
+	getNode(): INode;
+}
+
+// n8n decrypts the credential on every read: once per node execution (context) is enough.
+const cache = new WeakMap<object, Promise<Settings>>();
+
+export async function readSettings(context: CredentialReader): Promise<Settings> {
+	let settings = cache.get(context);
+	if (!settings) {
+		const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
+		settings = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => settingsOf(credentials, id));
+		cache.set(context, settings);
+		settings.catch(() => cache.delete(context));
+	}
+	return await settings;
+}
