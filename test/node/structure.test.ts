@@ -1,0 +1,156 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeProperties } from 'n8n-workflow';
+
+import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
+import { RESOURCES } from '../../nodes/FieldOps/resources';
+import { LOOKUP_PATHS } from '../../nodes/FieldOps/shared/lookups';
+import { fieldsOf, requestsOf, type Operation } from '../../nodes/FieldOps/shared/operation';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
+import { N8nHarness } from '../harness';
+import { call, useSandbox } from '../helpers/sandbox';
+import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
+import { operationSamples } from './operation-samples';
+
+const RESOURCES_DIR = join(__dirname, '..', '..', 'nodes', 'FieldOps', 'resources');
+const isOperation = (value: unknown): value is Operation =>
+	typeof value === 'object' &&
+	value !== null &&
+	'value' in value &&
+	('request' in value || 'execute' in value);
+/** `GET /api/projects/{id}` and `GET /api/projects/{projId}` name the same URL. */
+const route = (method: string, path: string) => `${method} ${path.replace(/\{\w+\}/g, '{}')}`;
+const ALL = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({ resource, operation })),
+);
+
+describe('Field Ops node structure', () => {
+	it('has exactly one module per operation; a module holds one operation', () => {
+		for (const resource of RESOURCES) {
+			const holders = new Map<Operation, string[]>();
+			for (const file of readdirSync(join(RESOURCES_DIR, resource.value)).filter(
+				(f) => f.endsWith('.ts') && f !== 'index.ts',
+			)) {
+				const exported = Object.values(require(join(RESOURCES_DIR, resource.value, file)) as object).filter(
+					isOperation,
+				);
+				expect({ file, operations: exported.length }).toEqual({
+					file,
+					operations: Math.min(exported.length, 1),
+				});
+				for (const operation of exported) holders.set(operation, [...(holders.get(operation) ?? []), file]);
+			}
+			for (const operation of resource.operations) {
+				// Reports are the one exception: export.ts builds one operation per row of the feeds table.
+				const expected = resource.value === 'report' ? [] : [expect.any(String)];
+				expect({
+					operation: `${resource.value}.${operation.value}`,
+					modules: holders.get(operation) ?? [],
+				}).toEqual({
+					operation: `${resource.value}.${operation.value}`,
+					modules: expected,
+				});
+			}
+		}
+		expect(RESOURCES.find((r) => r.value === 'report')?.operations.map((o) => o.value)).toEqual(
+			REPORT_FEEDS.map((f) => f.value),
+		);
+	});
+
+	it('runs every option it offers: each is an operation with a request or an implementation', () => {
+		const properties = new FieldOps().description.properties;
+		for (const resource of RESOURCES) {
+			const list = properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === resource.value,
+			);
+			const offered = (list?.options as Array<{ value: string }>).map((option) => option.value).sort();
+			expect(offered).toEqual(resource.operations.map((o) => o.value).sort());
+			expect(resource.operations.map((o) => o.value)).toContain(list?.default);
+			for (const operation of resource.operations) {
+				const kinds = [
+					'request' in operation,
+					typeof (operation as { execute?: unknown }).execute === 'function',
+				];
+				expect({ operation: operation.value, kinds }).toEqual({
+					operation: operation.value,
+					kinds: expect.arrayContaining([true, false]),
+				});
+			}
+		}
+	});
+
+	it('shows every field of an operation with that operation, and nowhere else', () => {
+		const properties = new FieldOps().description.properties;
+		const shownFor = (p: INodeProperties, resource: string) =>
+			p.displayOptions?.show?.resource?.includes(resource)
+				? ((p.displayOptions.show.operation as string[]) ?? [])
+				: [];
+		for (const { resource, operation } of ALL) {
+			for (const field of fieldsOf(operation)) {
+				const matching = properties.filter(
+					(p) => p.name === field.property.name && shownFor(p, resource.value).includes(operation.value),
+				);
+				expect({
+					field: `${resource.value}.${operation.value}.${field.property.name}`,
+					shown: matching.length,
+				}).toEqual({
+					field: `${resource.value}.${operation.value}.${field.property.name}`,
+					shown: 1,
+				});
+			}
+		}
+	});
+});
+
+describe('Field Ops operations send the requests they declare', () => {
+	const sb = useSandbox();
+	let harness: N8nHarness;
+	const stats = async () =>
+		(await call(sb().coreUrl, '/__sandbox/stats')).body as { requests: Record<string, number> };
+	const lookups = Object.values(LOOKUP_PATHS).map((path) => route('GET', path));
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
+	});
+
+	it('has a sample for every operation (the test below runs each)', () => {
+		expect(Object.keys(operationSamples(sb())).sort()).toEqual(
+			ALL.map(({ resource, operation }) => `${resource.value}.${operation.value}`).sort(),
+		);
+	});
+
+	it.each(
+		ALL.map(
+			({ resource, operation }) =>
+				[`${resource.value}.${operation.value}`, resource.value, operation] as const,
+		),
+	)('%s', async (key, resource, operation) => {
+		const sample = operationSamples(sb())[key];
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+		const result = await harness.run(
+			fieldOpsWorkflow(
+				{ resource, operation: operation.value, ...sample.parameters },
+				{ continueOnFail: true },
+			),
+			{
+				triggerItems: sample.items,
+			},
+		);
+		expect(result.status).toBe('success');
+		const received = Object.keys((await stats()).requests)
+			.filter((request) => request !== 'POST /connect/token')
+			.map((request) => route(request.split(' ')[0], request.split(' ')[1]));
+		const declared = requestsOf(operation).map((request) => route(request.method, request.path));
+		// The declared request is what the sandbox received; anything else is a lookup of a number the user gave.
+		expect({ received, sentDeclared: received.some((request) => declared.includes(request)) }).toMatchObject({
+			sentDeclared: true,
+		});
+		for (const request of received) expect([...declared, ...lookups]).toContain(request);
+	});
+});
