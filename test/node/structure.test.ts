@@ -32,6 +32,7 @@ describe('Field Ops node structure', () => {
 			for (const file of readdirSync(join(RESOURCES_DIR, resource.value)).filter(
 				(f) => f.endsWith('.ts') && f !== 'index.ts',
 			)) {
+				// eslint-disable-next-line @typescript-eslint/no-require-imports -- every module of the folder, by file name
 				const exported = Object.values(require(join(RESOURCES_DIR, resource.value, file)) as object).filter(
 					isOperation,
 				);
