@@ -41,7 +41,11 @@ export interface CallOptions {
 }
 
 /** One HTTP call; the body is parsed as JSON when the answer says it is JSON. */
-export async function call<T = any>(baseUrl: string, path: string, options: CallOptions = {}): Promise<HttpResult<T>> {
+export async function call<T = any>(
+	baseUrl: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<HttpResult<T>> {
 	const url = new URL(path, baseUrl);
 	for (const [key, value] of Object.entries(options.query ?? {})) {
 		if (value === undefined) continue;
@@ -70,7 +74,11 @@ export async function call<T = any>(baseUrl: string, path: string, options: Call
 }
 
 /** Fetches a token for one of the sandbox's clients (by client id), with the given scopes. */
-export async function tokenFor(sb: RunningSandbox, clientId = 'fieldops-admin', scopes?: string[]): Promise<string> {
+export async function tokenFor(
+	sb: RunningSandbox,
+	clientId = 'fieldops-admin',
+	scopes?: string[],
+): Promise<string> {
 	const client = sb.clients.find((c) => c.clientId === clientId);
 	if (!client) throw new Error(`No sandbox client ${clientId}`);
 	const form = new URLSearchParams({

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
 	const number = (name: string, value: string | undefined) => {
 		if (value === undefined) return undefined;
 		const parsed = Number(value);
-		if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number ≥ 0, got "${value}"`);
+		if (!Number.isInteger(parsed) || parsed < 0)
+			throw new Error(`--${name} must be a whole number ≥ 0, got "${value}"`);
 		return parsed;
 	};
 	const running = await startSandbox({

@@ -26,8 +26,15 @@ export function fileStore(world: World): Map<string, StoredFile> {
 	return world.state(FILES_KEY, () => new Map<string, StoredFile>());
 }
 
-export function addFile(world: World, file: Omit<StoredFile, 'id' | 'createdDateTime'> & { id?: string; createdDateTime?: string }): StoredFile {
-	const stored: StoredFile = { ...file, id: file.id ?? world.newId(), createdDateTime: file.createdDateTime ?? world.clock.iso() };
+export function addFile(
+	world: World,
+	file: Omit<StoredFile, 'id' | 'createdDateTime'> & { id?: string; createdDateTime?: string },
+): StoredFile {
+	const stored: StoredFile = {
+		...file,
+		id: file.id ?? world.newId(),
+		createdDateTime: file.createdDateTime ?? world.clock.iso(),
+	};
 	fileStore(world).set(stored.id, stored);
 	return stored;
 }
@@ -46,10 +53,10 @@ export function renderPng(width: number, height: number, tint: number): Buffer {
 	const r0 = (tint * 37) % 256;
 	const g0 = (tint * 91) % 256;
 	for (let y = 0; y < height; y++) {
-		const g = (g0 + ((y * 255) / height) | 0) & 255;
+		const g = ((g0 + (y * 255) / height) | 0) & 255;
 		for (let x = 0; x < width; x++) {
 			const i = (width * y + x) << 2;
-			data[i] = (r0 + ((x * 255) / width) | 0) & 255;
+			data[i] = ((r0 + (x * 255) / width) | 0) & 255;
 			data[i + 1] = g;
 			data[i + 2] = (((x + y) * 127) / (width + height)) | 0;
 			data[i + 3] = 255;

@@ -171,7 +171,8 @@ export function queryDate(ctx: RequestContext, name: string): Date | undefined {
 
 /** ISO 8601 date or date-time; a value without an offset is read as UTC. */
 export function parseIsoDate(value: string): Date | undefined {
-	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return undefined;
+	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value))
+		return undefined;
 	const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10;
 	const date = new Date(hasOffset ? value : value.length === 10 ? `${value}T00:00:00Z` : `${value}Z`);
 	return Number.isNaN(date.getTime()) ? undefined : date;

@@ -5,7 +5,12 @@ import type { Router } from './router';
 import type { Sandbox } from './sandbox';
 
 /** RFC 6749 §5.2 error response. */
-function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Reply {
+function oauthError(
+	status: number,
+	error: string,
+	description: string,
+	headers: Record<string, string> = {},
+): Reply {
 	return {
 		status,
 		json: { error, error_description: description },
@@ -40,7 +45,9 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	const client = sandbox.world.clients.find((c) => c.clientId === clientId);
 	if (!client || client.clientSecret !== clientSecret) {
 		return viaBasic
-			? oauthError(401, 'invalid_client', 'Unknown client or wrong client secret', { 'WWW-Authenticate': 'Basic realm="token"' })
+			? oauthError(401, 'invalid_client', 'Unknown client or wrong client secret', {
+					'WWW-Authenticate': 'Basic realm="token"',
+				})
 			: oauthError(400, 'invalid_client', 'Unknown client or wrong client secret');
 	}
 
@@ -48,7 +55,11 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	const unknown = requested.filter((s) => !ALL_SCOPES.includes(s as Scope));
 	const denied = requested.filter((s) => !client.scopes.includes(s as Scope));
 	if (unknown.length > 0 || denied.length > 0) {
-		return oauthError(400, 'invalid_scope', `Scope not allowed for this client: ${[...new Set([...unknown, ...denied])].join(' ')}`);
+		return oauthError(
+			400,
+			'invalid_scope',
+			`Scope not allowed for this client: ${[...new Set([...unknown, ...denied])].join(' ')}`,
+		);
 	}
 	const scopes = (requested.length > 0 ? requested : client.scopes) as Scope[];
 
@@ -63,7 +74,12 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	sandbox.stats.tokensIssued += 1;
 	return {
 		status: 200,
-		json: { access_token: accessToken, expires_in: sandbox.tokenTtlSeconds, token_type: 'Bearer', scope: scopes.join(' ') },
+		json: {
+			access_token: accessToken,
+			expires_in: sandbox.tokenTtlSeconds,
+			token_type: 'Bearer',
+			scope: scopes.join(' '),
+		},
 		headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
 	};
 }
@@ -77,9 +93,14 @@ export function authenticate(ctx: RequestContext, sandbox: Sandbox, scope: Scope
 	const header = ctx.header('authorization');
 	const match = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
 	if (!match) {
-		throw new ApiError(401, header ? 'The Authorization header is not a bearer token' : 'Missing bearer token', [], {
-			'WWW-Authenticate': header ? 'Bearer error="invalid_request"' : 'Bearer',
-		});
+		throw new ApiError(
+			401,
+			header ? 'The Authorization header is not a bearer token' : 'Missing bearer token',
+			[],
+			{
+				'WWW-Authenticate': header ? 'Bearer error="invalid_request"' : 'Bearer',
+			},
+		);
 	}
 	const token = sandbox.tokens.get(match[1]);
 	if (!token || token.expiresAtMs <= Date.now()) {
@@ -92,7 +113,12 @@ export function authenticate(ctx: RequestContext, sandbox: Sandbox, scope: Scope
 			'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
 		});
 	}
-	return { clientId: token.clientId, companyId: token.companyId, scopes: token.scopes, administrator: token.administrator };
+	return {
+		clientId: token.clientId,
+		companyId: token.companyId,
+		scopes: token.scopes,
+		administrator: token.administrator,
+	};
 }
 
 export function registerIdentity(router: Router): void {

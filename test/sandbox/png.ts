@@ -31,7 +31,12 @@ export function encodePng({ width, height, data }: Rgba): Buffer {
 	header.writeUInt32BE(width, 0);
 	header.writeUInt32BE(height, 4);
 	header.set([8, 6, 0, 0, 0], 8);
-	return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
+	return Buffer.concat([
+		SIGNATURE,
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(raw, { level: 1 })),
+		chunk('IEND', Buffer.alloc(0)),
+	]);
 }
 
 export function decodePng(png: Buffer): Rgba {
@@ -42,14 +47,19 @@ export function decodePng(png: Buffer): Rgba {
 		const parts: Buffer[] = [];
 		for (let offset = 8; offset < png.length; ) {
 			const length = png.readUInt32BE(offset);
-			if (png.toString('ascii', offset + 4, offset + 8) === 'IDAT') parts.push(png.subarray(offset + 8, offset + 8 + length));
+			if (png.toString('ascii', offset + 4, offset + 8) === 'IDAT')
+				parts.push(png.subarray(offset + 8, offset + 8 + length));
 			offset += length + 12;
 		}
 		const raw = inflateSync(Buffer.concat(parts));
 		const stride = width * 4;
-		if (raw.length === (stride + 1) * height && Array.from({ length: height }, (_, y) => raw[y * (stride + 1)]).every((f) => f === 0)) {
+		if (
+			raw.length === (stride + 1) * height &&
+			Array.from({ length: height }, (_, y) => raw[y * (stride + 1)]).every((f) => f === 0)
+		) {
 			const data = new Uint8Array(stride * height);
-			for (let y = 0; y < height; y++) data.set(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)), y * stride);
+			for (let y = 0; y < height; y++)
+				data.set(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)), y * stride);
 			return { width, height, data };
 		}
 	}

@@ -65,7 +65,12 @@ export class Sandbox {
 	scale: number;
 	readonly tokenTtlSeconds: number;
 	/** Base URLs as listening (set by `startSandbox`); reporting records link to files on the core URL. */
-	urls = { core: 'http://127.0.0.1', reporting: 'http://127.0.0.1', identity: 'http://127.0.0.1', machineState: 'http://127.0.0.1' };
+	urls = {
+		core: 'http://127.0.0.1',
+		reporting: 'http://127.0.0.1',
+		identity: 'http://127.0.0.1',
+		machineState: 'http://127.0.0.1',
+	};
 
 	constructor(options: SandboxOptions = {}) {
 		this.seed = options.seed ?? DEFAULT_SEED;

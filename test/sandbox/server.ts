@@ -13,7 +13,13 @@ export interface SandboxInfo {
 	reportingUrl: string;
 	identityUrl: string;
 	machineStateUrl: string;
-	clients: { clientId: string; clientSecret: string; companyId: string; scopes: string[]; administrator: boolean }[];
+	clients: {
+		clientId: string;
+		clientSecret: string;
+		companyId: string;
+		scopes: string[];
+		administrator: boolean;
+	}[];
 }
 
 export interface RunningSandbox extends SandboxInfo {
@@ -46,7 +52,10 @@ async function handle(
 		const match = router.match(apis, method, url.pathname);
 		if (match === undefined || match === 'methodNotAllowed') {
 			if (!isControl) sandbox.count(`${method} <unmatched>`);
-			throw new ApiError(match ? 405 : 404, match ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}`);
+			throw new ApiError(
+				match ? 405 : 404,
+				match ? `${method} is not allowed on ${url.pathname}` : `No route for ${method} ${url.pathname}`,
+			);
 		}
 		ctx.params = match.params;
 		ctx.routeTemplate = match.route.template;
@@ -60,7 +69,11 @@ async function handle(
 					return;
 				}
 				if (fault.status) {
-					send(res, { status: fault.status, json: fault.body ?? { message: `Injected fault (${fault.status})` }, headers: fault.headers });
+					send(res, {
+						status: fault.status,
+						json: fault.body ?? { message: `Injected fault (${fault.status})` },
+						headers: fault.headers,
+					});
 					return;
 				}
 			}

@@ -33,22 +33,40 @@ const recordSchema = z
 		endTime: iso,
 	})
 	.strict()
-	.refine((r) => (parseIsoDate(r.startTime) as Date) <= (parseIsoDate(r.endTime) as Date), { message: 'endTime must not be before startTime', path: ['endTime'] });
+	.refine((r) => (parseIsoDate(r.startTime) as Date) <= (parseIsoDate(r.endTime) as Date), {
+		message: 'endTime must not be before startTime',
+		path: ['endTime'],
+	});
 
-const aggregateSchema = z.object({ companyId: z.string().min(1), projectId: z.string().min(1), machineId: z.string().optional(), from: iso.optional(), to: iso.optional() }).strict();
+const aggregateSchema = z
+	.object({
+		companyId: z.string().min(1),
+		projectId: z.string().min(1),
+		machineId: z.string().optional(),
+		from: iso.optional(),
+		to: iso.optional(),
+	})
+	.strict();
 
 const records = (world: World) => world.state('machine-states', () => [] as StateRecord[]);
 
 function checkAccess(world: World, caller: Caller, companyId: string, projectId: string): void {
-	if (!world.canAccessCompany(caller.companyId, companyId)) throw forbidden(`Company ${companyId} is not accessible to this client`);
+	if (!world.canAccessCompany(caller.companyId, companyId))
+		throw forbidden(`Company ${companyId} is not accessible to this client`);
 	const project = world.projects.get(projectId);
-	if (!project || project.companyId !== companyId) throw forbidden(`Project ${projectId} is not a project of company ${companyId}`);
+	if (!project || project.companyId !== companyId)
+		throw forbidden(`Project ${projectId} is not a project of company ${companyId}`);
 }
 
 function store(world: World, caller: Caller, element: unknown): StateRecord {
 	const parsed = recordSchema.safeParse(element);
 	if (!parsed.success) {
-		const errors: ErrorDetail[] = parsed.error.issues.map((i) => ({ category: 'Validation', code: i.code, field: i.path.join('.') || 'body', message: i.message }));
+		const errors: ErrorDetail[] = parsed.error.issues.map((i) => ({
+			category: 'Validation',
+			code: i.code,
+			field: i.path.join('.') || 'body',
+			message: i.message,
+		}));
 		throw new ApiError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
 	}
 	const record = parsed.data;
@@ -68,7 +86,10 @@ const view = ({ startMs: _s, endMs: _e, ...record }: StateRecord) => record;
 export function registerMachineState(router: Router): void {
 	const base = '/api/external-excavator-state';
 
-	router.machineState('POST', base, async (ctx, { world }) => ({ status: 201, json: view(store(world, ctx.auth, await ctx.json())) }));
+	router.machineState('POST', base, async (ctx, { world }) => ({
+		status: 201,
+		json: view(store(world, ctx.auth, await ctx.json())),
+	}));
 
 	router.machineState('POST', `${base}/import`, async (ctx, { world }) => {
 		const body = await ctx.json(z.array(z.unknown()).max(100_000));
@@ -91,8 +112,18 @@ export function registerMachineState(router: Router): void {
 		checkAccess(world, ctx.auth, companyId, projectId);
 		const latest = records(world)
 			.filter((r) => r.companyId === companyId && r.projectId === projectId)
-			.reduce<number | undefined>((newest, r) => (newest === undefined || r.endMs > newest ? r.endMs : newest), undefined);
-		return { status: 200, json: { companyId, projectId, latestTimestamp: latest === undefined ? null : new Date(latest).toISOString() } };
+			.reduce<number | undefined>(
+				(newest, r) => (newest === undefined || r.endMs > newest ? r.endMs : newest),
+				undefined,
+			);
+		return {
+			status: 200,
+			json: {
+				companyId,
+				projectId,
+				latestTimestamp: latest === undefined ? null : new Date(latest).toISOString(),
+			},
+		};
 	});
 
 	router.machineState('POST', `${base}/aggregated-data-per-state`, async (ctx, { world }) => {
@@ -102,7 +133,12 @@ export function registerMachineState(router: Router): void {
 		const to = query.to ? (parseIsoDate(query.to) as Date).getTime() : Infinity;
 		const totals = new Map<string, { state: string; durationSeconds: number; recordCount: number }>();
 		for (const r of records(world)) {
-			if (r.companyId !== query.companyId || r.projectId !== query.projectId || (query.machineId && r.machineId !== query.machineId)) continue;
+			if (
+				r.companyId !== query.companyId ||
+				r.projectId !== query.projectId ||
+				(query.machineId && r.machineId !== query.machineId)
+			)
+				continue;
 			const overlap = Math.min(r.endMs, to) - Math.max(r.startMs, from);
 			if (overlap < 0) continue;
 			const total = totals.get(r.state) ?? { state: r.state, durationSeconds: 0, recordCount: 0 };

@@ -43,24 +43,51 @@ export function registerCertificates(router: Router): void {
 		const entries = body.map((element, index) => {
 			const parsed = entrySchema.safeParse(element);
 			if (!parsed.success) {
-				for (const issue of parsed.error.issues) errors.push({ category: 'Validation', code: issue.code, field: `[${index}].${issue.path.join('.')}`, message: issue.message });
+				for (const issue of parsed.error.issues)
+					errors.push({
+						category: 'Validation',
+						code: issue.code,
+						field: `[${index}].${issue.path.join('.')}`,
+						message: issue.message,
+					});
 				return undefined;
 			}
 			const entry = parsed.data;
-			const person = [...world.people.values()].find((p) => p.employeeNumber === entry.employeeNumber && world.canAccessCompany(ctx.auth.companyId, p.companyId));
-			if (!person) errors.push({ category: 'Validation', code: 'UnknownEmployee', field: `[${index}].employeeNumber`, message: `No user with employee number ${entry.employeeNumber}` });
+			const person = [...world.people.values()].find(
+				(p) =>
+					p.employeeNumber === entry.employeeNumber &&
+					world.canAccessCompany(ctx.auth.companyId, p.companyId),
+			);
+			if (!person)
+				errors.push({
+					category: 'Validation',
+					code: 'UnknownEmployee',
+					field: `[${index}].employeeNumber`,
+					message: `No user with employee number ${entry.employeeNumber}`,
+				});
 			if (Date.parse(entry.issuedDateTime) > Date.parse(entry.validUntilDateTime)) {
-				errors.push({ category: 'Validation', code: 'InvalidPeriod', field: `[${index}].issuedDateTime`, message: 'issuedDateTime is after validUntilDateTime' });
+				errors.push({
+					category: 'Validation',
+					code: 'InvalidPeriod',
+					field: `[${index}].issuedDateTime`,
+					message: 'issuedDateTime is after validUntilDateTime',
+				});
 			}
 			return person ? { ...entry, companyId: person.companyId } : undefined;
 		});
-		if (errors.length > 0) throw new ApiError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+		if (errors.length > 0)
+			throw new ApiError(400, errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
 		const store = certificates(world);
 		const now = world.clock.iso();
 		const results = entries.map((entry, index) => {
 			const valid = entry as NonNullable<typeof entry>;
 			// Upsert on employee number + the exact certificate type text, within the employee's company.
-			const existing = store.find((c) => c.companyId === valid.companyId && c.employeeNumber === valid.employeeNumber && c.certificateType === valid.certificateType);
+			const existing = store.find(
+				(c) =>
+					c.companyId === valid.companyId &&
+					c.employeeNumber === valid.employeeNumber &&
+					c.certificateType === valid.certificateType,
+			);
 			const record: Certificate = {
 				id: existing?.id ?? world.newId(),
 				companyId: valid.companyId,
@@ -74,7 +101,13 @@ export function registerCertificates(router: Router): void {
 			};
 			if (existing) Object.assign(existing, record);
 			else store.push(record);
-			return { index, id: record.id, employeeNumber: record.employeeNumber, certificateType: record.certificateType, created: !existing };
+			return {
+				index,
+				id: record.id,
+				employeeNumber: record.employeeNumber,
+				certificateType: record.certificateType,
+				created: !existing,
+			};
 		});
 		return { status: 200, json: results };
 	});

@@ -69,7 +69,10 @@ const dayOf = (iso: string) => Math.floor(Date.parse(iso) / DAY);
 
 export function employmentGroups(person: Person, todayMs: number) {
 	const today = Math.floor(todayMs / DAY);
-	const current = person.employments.find((e) => dayOf(e.startDate) <= today && (e.endDate === null || dayOf(e.endDate) >= today)) ?? null;
+	const current =
+		person.employments.find(
+			(e) => dayOf(e.startDate) <= today && (e.endDate === null || dayOf(e.endDate) >= today),
+		) ?? null;
 	return {
 		current,
 		upcoming: person.employments.filter((e) => dayOf(e.startDate) > today),
@@ -87,8 +90,16 @@ function topCompany(world: World, companyId: string): string {
 function ensureUniqueNumber(world: World, companyId: string, employeeNumber: string, except?: Person): void {
 	const structure = world.companyTree(topCompany(world, companyId));
 	for (const person of world.people.values()) {
-		if (person !== except && structure.includes(person.companyId) && person.employeeNumber === employeeNumber) {
-			throw badRequest(`employeeNumber ${employeeNumber} is already used in the company structure`, 'employeeNumber', 'Duplicate');
+		if (
+			person !== except &&
+			structure.includes(person.companyId) &&
+			person.employeeNumber === employeeNumber
+		) {
+			throw badRequest(
+				`employeeNumber ${employeeNumber} is already used in the company structure`,
+				'employeeNumber',
+				'Duplicate',
+			);
 		}
 	}
 }
@@ -99,16 +110,30 @@ function v5Error(status: number, category: string, code: string, field: string, 
 }
 
 export function findEmployee(world: World, caller: Caller, employeeNumber: string): Person {
-	const person = [...world.people.values()].find((p) => p.employeeNumber === employeeNumber && world.canAccessCompany(caller.companyId, p.companyId));
-	if (!person) throw v5Error(404, 'NotFound', 'EmployeeNotFound', 'employeeNumber', `Employee ${employeeNumber} was not found`);
+	const person = [...world.people.values()].find(
+		(p) => p.employeeNumber === employeeNumber && world.canAccessCompany(caller.companyId, p.companyId),
+	);
+	if (!person)
+		throw v5Error(
+			404,
+			'NotFound',
+			'EmployeeNotFound',
+			'employeeNumber',
+			`Employee ${employeeNumber} was not found`,
+		);
 	return person;
 }
 
 const INCLUDES = ['tags', 'work-time-arrangements', 'employment-history'];
 
 function includes(ctx: RequestContext): Set<string> {
-	const values = (ctx.queryParam('include') ?? '').split(',').map((v) => v.trim()).filter(Boolean);
-	for (const value of values) if (!INCLUDES.includes(value)) throw badRequest(`include may contain ${INCLUDES.join(', ')} (got "${value}")`, 'include');
+	const values = (ctx.queryParam('include') ?? '')
+		.split(',')
+		.map((v) => v.trim())
+		.filter(Boolean);
+	for (const value of values)
+		if (!INCLUDES.includes(value))
+			throw badRequest(`include may contain ${INCLUDES.join(', ')} (got "${value}")`, 'include');
 	return new Set(values);
 }
 
@@ -124,17 +149,28 @@ export function employeeView(world: World, person: Person, include: Set<string> 
 		companyId: person.companyId,
 		isDisabled: person.disabled,
 	};
-	for (const field of Object.keys(OPTIONAL_PROFILE)) if (field !== 'email') view[field] = person[field] ?? null;
+	for (const field of Object.keys(OPTIONAL_PROFILE))
+		if (field !== 'email') view[field] = person[field] ?? null;
 	view.employment = groups.current;
 	view.projectCompanies = person.projectCompanies;
 	if (include.has('tags')) view.tags = person.tags.map((tag) => tagView(world, tag));
-	if (include.has('work-time-arrangements')) view.workTimeArrangements = [{ name: 'Standard 37,5 t', validFrom: person.employments[0]?.startDate ?? null }];
+	if (include.has('work-time-arrangements'))
+		view.workTimeArrangements = [
+			{ name: 'Standard 37,5 t', validFrom: person.employments[0]?.startDate ?? null },
+		];
 	if (include.has('employment-history')) view.employmentHistory = groups;
 	return view;
 }
 
 function newEmployment(world: World, body: z.infer<typeof employmentSchema>): Employment {
-	return { id: world.newId(), startDate: body.startDate, endDate: body.endDate ?? null, department: body.department ?? null, mainProjectNumber: body.mainProjectNumber ?? null, payroll: body.payroll ?? 0 };
+	return {
+		id: world.newId(),
+		startDate: body.startDate,
+		endDate: body.endDate ?? null,
+		department: body.department ?? null,
+		mainProjectNumber: body.mainProjectNumber ?? null,
+		payroll: body.payroll ?? 0,
+	};
 }
 
 function touch(world: World, person: Person) {
@@ -173,7 +209,11 @@ export function registerEmployees(router: Router): void {
 		const fromSubsidiaries = queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false;
 		const number = ctx.queryParam('employeeNumber');
 		const people = [...world.people.values()].filter(
-			(p) => (fromSubsidiaries ? world.canAccessCompany(ctx.auth.companyId, p.companyId) : p.companyId === ctx.auth.companyId) && (!number || p.employeeNumber === number),
+			(p) =>
+				(fromSubsidiaries
+					? world.canAccessCompany(ctx.auth.companyId, p.companyId)
+					: p.companyId === ctx.auth.companyId) &&
+				(!number || p.employeeNumber === number),
 		);
 		return { status: 200, json: people.map((p) => employeeView(world, p, include)) };
 	});
@@ -184,19 +224,37 @@ export function registerEmployees(router: Router): void {
 		const hits = [...world.people.values()].filter(
 			(p) =>
 				world.canAccessCompany(ctx.auth.companyId, p.companyId) &&
-				[`${p.firstName} ${p.lastName}`, p.phone, p.email, p.employeeNumber].some((v) => typeof v === 'string' && v.toLowerCase().includes(query)),
+				[`${p.firstName} ${p.lastName}`, p.phone, p.email, p.employeeNumber].some(
+					(v) => typeof v === 'string' && v.toLowerCase().includes(query),
+				),
 		);
 		return {
 			status: 200,
-			json: hits.map((p) => ({ employeeNumber: p.employeeNumber, firstName: p.firstName, lastName: p.lastName, phone: p.phone, email: p.email, hasActiveEmployment: employmentGroups(p, today).current !== null })),
+			json: hits.map((p) => ({
+				employeeNumber: p.employeeNumber,
+				firstName: p.firstName,
+				lastName: p.lastName,
+				phone: p.phone,
+				email: p.email,
+				hasActiveEmployment: employmentGroups(p, today).current !== null,
+			})),
 		};
 	});
 
 	router.core('GET', one, (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		// GET looks in the subsidiaries only when asked, like the list; the other routes reach the whole structure.
-		if (!(queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false) && person.companyId !== ctx.auth.companyId) {
-			throw v5Error(404, 'NotFound', 'EmployeeNotFound', 'employeeNumber', `Employee ${person.employeeNumber} was not found in the caller's company (set includeEmployeesFromSubsidiaries)`);
+		if (
+			!(queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false) &&
+			person.companyId !== ctx.auth.companyId
+		) {
+			throw v5Error(
+				404,
+				'NotFound',
+				'EmployeeNotFound',
+				'employeeNumber',
+				`Employee ${person.employeeNumber} was not found in the caller's company (set includeEmployeesFromSubsidiaries)`,
+			);
 		}
 		return { status: 200, json: employeeView(world, person, includes(ctx)) };
 	});
@@ -204,7 +262,9 @@ export function registerEmployees(router: Router): void {
 	router.core('PUT', one, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		const body = await ctx.json(replaceSchema);
-		for (const field of ['phone', ...Object.keys(OPTIONAL_PROFILE)]) person[field] = field === 'phone' ? (body.phone ?? person.phone) : ((body as Record<string, unknown>)[field] ?? null);
+		for (const field of ['phone', ...Object.keys(OPTIONAL_PROFILE)])
+			person[field] =
+				field === 'phone' ? (body.phone ?? person.phone) : ((body as Record<string, unknown>)[field] ?? null);
 		Object.assign(person, { firstName: body.firstName, lastName: body.lastName, birthDate: body.birthDate });
 		touch(world, person);
 		return { status: 200, json: employeeView(world, person) };
@@ -226,11 +286,16 @@ export function registerEmployees(router: Router): void {
 	/** An employee with an active employment cannot be deleted (end it first). */
 	router.core('GET', `${one}/deletable`, (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-		const validationErrors = employmentGroups(person, world.clock.nowMs()).current ? ['The employee has an active employment: end it first'] : [];
+		const validationErrors = employmentGroups(person, world.clock.nowMs()).current
+			? ['The employee has an active employment: end it first']
+			: [];
 		return { status: 200, json: { isDeletable: validationErrors.length === 0, validationErrors } };
 	});
 
-	for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
+	for (const [action, disabled] of [
+		['disable', true],
+		['enable', false],
+	] as const) {
 		router.core('PATCH', `${one}/${action}`, (ctx, { world }) => {
 			const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 			person.disabled = disabled;
@@ -245,8 +310,10 @@ export function registerEmployees(router: Router): void {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		const { endDate } = await ctx.json(z.object({ endDate: isoDate }).strict());
 		const current = employmentGroups(person, world.clock.nowMs()).current;
-		if (!current) throw badRequest('The employee has no active employment to end', 'endDate', 'NoActiveEmployment');
-		if (Date.parse(endDate) < Date.parse(current.startDate)) throw badRequest('endDate is before the start of the employment', 'endDate');
+		if (!current)
+			throw badRequest('The employee has no active employment to end', 'endDate', 'NoActiveEmployment');
+		if (Date.parse(endDate) < Date.parse(current.startDate))
+			throw badRequest('endDate is before the start of the employment', 'endDate');
 		current.endDate = endDate;
 		// In a multi-company setup the project-company employments end too.
 		for (const pc of person.projectCompanies) pc.enabled = false;
@@ -271,7 +338,8 @@ export function registerEmployees(router: Router): void {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		const body = await ctx.json(updateEmploymentSchema);
 		const current = employmentGroups(person, world.clock.nowMs()).current;
-		if (!current) throw badRequest('The employee has no active employment to update', 'employment', 'NoActiveEmployment');
+		if (!current)
+			throw badRequest('The employee has no active employment to update', 'employment', 'NoActiveEmployment');
 		Object.assign(current, body);
 		touch(world, person);
 		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
@@ -299,13 +367,29 @@ export function registerEmployees(router: Router): void {
 		return { status: 200, json: employeeView(world, person) };
 	});
 
-	for (const [action, enabled] of [['enable-employee-in-project-company', true], ['disable-employee-in-project-company', false]] as const) {
+	for (const [action, enabled] of [
+		['enable-employee-in-project-company', true],
+		['disable-employee-in-project-company', false],
+	] as const) {
 		router.core('POST', `${one}/${action}`, async (ctx, { world }) => {
 			const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-			const body = await ctx.json(z.object({ projectCompanyId: z.string().min(1), userGroupId: z.string().nullable().optional() }).strict());
+			const body = await ctx.json(
+				z
+					.object({ projectCompanyId: z.string().min(1), userGroupId: z.string().nullable().optional() })
+					.strict(),
+			);
 			const structure = world.companyTree(topCompany(world, person.companyId));
-			if (!structure.includes(body.projectCompanyId) || !world.canAccessCompany(ctx.auth.companyId, body.projectCompanyId)) {
-				throw v5Error(403, 'Forbidden', 'ProjectCompanyNotInStructure', 'projectCompanyId', `Company ${body.projectCompanyId} is not a project company of this company structure`);
+			if (
+				!structure.includes(body.projectCompanyId) ||
+				!world.canAccessCompany(ctx.auth.companyId, body.projectCompanyId)
+			) {
+				throw v5Error(
+					403,
+					'Forbidden',
+					'ProjectCompanyNotInStructure',
+					'projectCompanyId',
+					`Company ${body.projectCompanyId} is not a project company of this company structure`,
+				);
 			}
 			const existing = person.projectCompanies.find((pc) => pc.companyId === body.projectCompanyId);
 			const entry = existing ?? { companyId: body.projectCompanyId, enabled, userGroupId: null };
@@ -319,8 +403,9 @@ export function registerEmployees(router: Router): void {
 
 	router.core('PUT', `${one}/tags`, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-		const definitions = world.tagDefinitions.filter((d) => d.companyId === topCompany(world, person.companyId));
+		const definitions = world.tagDefinitions.filter(
+			(d) => d.companyId === topCompany(world, person.companyId),
+		);
 		return { status: 200, json: replaceTags(world, person, definitions, await ctx.json(tagsSchema)) };
 	});
 }
-

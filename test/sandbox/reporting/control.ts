@@ -24,7 +24,12 @@ function activityRng(sandbox: Sandbox) {
 	return feedRng(sandbox.world.ctx.seed + counter.calls, 'activity');
 }
 
-function pick<T extends { id: string }>(candidates: T[], ids: string[] | undefined, count: number, rng: ReturnType<typeof feedRng>): T[] {
+function pick<T extends { id: string }>(
+	candidates: T[],
+	ids: string[] | undefined,
+	count: number,
+	rng: ReturnType<typeof feedRng>,
+): T[] {
 	if (ids) {
 		return ids.map((id) => {
 			const found = candidates.find((c) => c.id === id);
@@ -34,11 +39,18 @@ function pick<T extends { id: string }>(candidates: T[], ids: string[] | undefin
 	}
 	const pool = [...candidates];
 	const picked: T[] = [];
-	while (picked.length < count && pool.length > 0) picked.push(pool.splice(rng.int(0, pool.length - 1), 1)[0]);
+	while (picked.length < count && pool.length > 0)
+		picked.push(pool.splice(rng.int(0, pool.length - 1), 1)[0]);
 	return picked;
 }
 
-function imageActivity(sandbox: Sandbox, action: string, count: number, ids: string[] | undefined, projectId: string | undefined): string[] {
+function imageActivity(
+	sandbox: Sandbox,
+	action: string,
+	count: number,
+	ids: string[] | undefined,
+	projectId: string | undefined,
+): string[] {
 	const { world } = sandbox;
 	const stores = imageStores(world);
 	const rng = activityRng(sandbox);
@@ -61,9 +73,25 @@ function imageActivity(sandbox: Sandbox, action: string, count: number, ids: str
 	}
 	if (action === 'delete') {
 		// A removed file just stops appearing (images report no deletions).
-		return pick(parents.filter((p) => p.data.images.length > 0), ids, count, rng).map((parent) => {
+		return pick(
+			parents.filter((p) => p.data.images.length > 0),
+			ids,
+			count,
+			rng,
+		).map((parent) => {
 			const image = parent.data.images.pop() as { id: string };
-			stores.removed.push({ id: image.id, collectionRef: String(imageRows(sandbox, { ...parent, data: { ...parent.data, images: [image] } } as ImageParent, false)[0]?.collectionRef), idRef: parent.id, removedMs: now });
+			stores.removed.push({
+				id: image.id,
+				collectionRef: String(
+					imageRows(
+						sandbox,
+						{ ...parent, data: { ...parent.data, images: [image] } } as ImageParent,
+						false,
+					)[0]?.collectionRef,
+				),
+				idRef: parent.id,
+				removedMs: now,
+			});
 			return parent.id;
 		});
 	}
@@ -73,8 +101,10 @@ function imageActivity(sandbox: Sandbox, action: string, count: number, ids: str
 export function registerReportingControl(router: Router): void {
 	router.control('POST', '/__sandbox/activity', async (ctx, sandbox) => {
 		const { kind, action, count = 1, ids, projectId } = await ctx.json(activitySchema);
-		if (projectId && !sandbox.world.projects.has(projectId)) throw badRequest(`No project ${projectId}`, 'projectId');
-		if (kind === 'images') return { status: 200, json: { ids: imageActivity(sandbox, action, count, ids, projectId) } };
+		if (projectId && !sandbox.world.projects.has(projectId))
+			throw badRequest(`No project ${projectId}`, 'projectId');
+		if (kind === 'images')
+			return { status: 200, json: { ids: imageActivity(sandbox, action, count, ids, projectId) } };
 		const definition = kindDefinition(kind);
 		if (!definition) throw badRequest(`Unknown kind "${kind}"`, 'kind');
 		const { world } = sandbox;
@@ -90,7 +120,8 @@ export function registerReportingControl(router: Router): void {
 				return record.id;
 			});
 		} else {
-			if (action === 'submit' && !definition.pdf) throw badRequest(`${kind} records are not submitted`, 'action');
+			if (action === 'submit' && !definition.pdf)
+				throw badRequest(`${kind} records are not submitted`, 'action');
 			const targets = pick(action === 'submit' ? live.filter((r) => !r.pdfFileId) : live, ids, count, rng);
 			for (const record of targets) {
 				if (action === 'update') definition.edit(record, rng);
@@ -111,9 +142,15 @@ export function registerReportingControl(router: Router): void {
 		if (kind === 'images') {
 			const stores = imageStores(sandbox.world);
 			const rows = SOURCES.flatMap((source) =>
-				(stores.bySource[source].records as ImageParent[]).flatMap((parent) => imageRows(sandbox, parent, false).map((row) => ({ ...row, isDeleted: false }))),
+				(stores.bySource[source].records as ImageParent[]).flatMap((parent) =>
+					imageRows(sandbox, parent, false).map((row) => ({ ...row, isDeleted: false })),
+				),
 			);
-			const removed = stores.removed.map((r) => ({ ...r, modifiedDateTime: iso(r.removedMs), isDeleted: true }));
+			const removed = stores.removed.map((r) => ({
+				...r,
+				modifiedDateTime: iso(r.removedMs),
+				isDeleted: true,
+			}));
 			return { status: 200, json: { kind, records: [...rows, ...removed] } };
 		}
 		const definition = kindDefinition(kind);

@@ -71,10 +71,22 @@ function matches(record: FeedRecord, query: FeedQuery, definition: KindDefinitio
 	return true;
 }
 
-export function serve(record: FeedRecord, definition: KindDefinition, sandbox: Sandbox, callerCompanyId: string, includeSensitiveData: boolean): Record<string, unknown> {
+export function serve(
+	record: FeedRecord,
+	definition: KindDefinition,
+	sandbox: Sandbox,
+	callerCompanyId: string,
+	includeSensitiveData: boolean,
+): Record<string, unknown> {
 	const times = isoTimes(record);
-	const served: Record<string, unknown> = { id: record.id, ...record.data, createdDateTime: times.created, modifiedDateTime: times.modified };
-	if (definition.pdf) served.pdfUrl = record.pdfFileId ? `${sandbox.urls.core}/api/file/${record.pdfFileId}` : null;
+	const served: Record<string, unknown> = {
+		id: record.id,
+		...record.data,
+		createdDateTime: times.created,
+		modifiedDateTime: times.modified,
+	};
+	if (definition.pdf)
+		served.pdfUrl = record.pdfFileId ? `${sandbox.urls.core}/api/file/${record.pdfFileId}` : null;
 	if (definition.tombstones) {
 		served.isDeleted = record.deletedMs !== null;
 		served.deletedDateTime = record.deletedMs === null ? null : iso(record.deletedMs);
@@ -84,7 +96,13 @@ export function serve(record: FeedRecord, definition: KindDefinition, sandbox: S
 }
 
 /** First index in `sorted` strictly after the position (t, id), or after every record at t when ties are grouped. */
-function startIndex(sorted: FeedRecord[], key: 'dateMs' | 'modifiedMs', t: number, id: string, groupTies: boolean): number {
+function startIndex(
+	sorted: FeedRecord[],
+	key: 'dateMs' | 'modifiedMs',
+	t: number,
+	id: string,
+	groupTies: boolean,
+): number {
 	let lo = 0;
 	let hi = sorted.length;
 	while (lo < hi) {
@@ -110,21 +128,32 @@ export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: Kin
 		const record = sorted[index];
 		if (!matches(record, query, definition)) continue;
 		// Records sharing one exact time stay on one page, even past ChunkLimit (machine registrations).
-		if (page.length >= query.chunkLimit && !(definition.groupTies && record[key] === page[page.length - 1][key])) break;
+		if (
+			page.length >= query.chunkLimit &&
+			!(definition.groupTies && record[key] === page[page.length - 1][key])
+		)
+			break;
 		page.push(record);
 	}
 	let more = false;
-	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++) more = matches(sorted[rest], query, definition);
+	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++)
+		more = matches(sorted[rest], query, definition);
 	const last = page[page.length - 1];
 	const token = more && last ? encodeToken({ t: last[key], id: last.id, q: query.fingerprint }) : '';
-	const includeSensitiveData = definition.filters.has('IncludeSensitiveData') && ctx.queryParam('IncludeSensitiveData')?.toLowerCase() === 'true';
+	const includeSensitiveData =
+		definition.filters.has('IncludeSensitiveData') &&
+		ctx.queryParam('IncludeSensitiveData')?.toLowerCase() === 'true';
 	// Serving is the benchmarks' "physical limit": records without per-caller rendering are serialised once.
 	const json = (record: FeedRecord) =>
 		definition.render
 			? JSON.stringify(serve(record, definition, sandbox, ctx.auth.companyId, includeSensitiveData))
 			: (record.json ??= JSON.stringify(serve(record, definition, sandbox, ctx.auth.companyId, false)));
 	const envelope = JSON.stringify({
-		meta: { count: page.length, chunkLimit: query.chunkLimit, syncType: query.incremental ? 'incremental' : 'full' },
+		meta: {
+			count: page.length,
+			chunkLimit: query.chunkLimit,
+			syncType: query.incremental ? 'incremental' : 'full',
+		},
 		continuationToken: token,
 		links: { next: nextLink(ctx, token) },
 	});
@@ -136,5 +165,6 @@ export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: Kin
 }
 
 export function registerFeeds(router: Router): void {
-	for (const definition of KINDS) router.reporting('GET', definition.path, (ctx, sandbox) => servePage(ctx, sandbox, definition));
+	for (const definition of KINDS)
+		router.reporting('GET', definition.path, (ctx, sandbox) => servePage(ctx, sandbox, definition));
 }

@@ -19,7 +19,11 @@ import { decodeToken, encodeToken } from './tokens';
 export const SOURCES = ['feed', 'alert', 'checklist'] as const;
 type Source = (typeof SOURCES)[number];
 const COLLECTION_REF: Record<Source, string> = { feed: 'FeedPost', alert: 'Alert', checklist: 'Checklist' };
-const ORIGIN: Record<Source, string> = { feed: 'Prosjektfeed', alert: 'Varsel', checklist: 'Sikker jobbanalyse' };
+const ORIGIN: Record<Source, string> = {
+	feed: 'Prosjektfeed',
+	alert: 'Varsel',
+	checklist: 'Sikker jobbanalyse',
+};
 /** Seeded photos: larger than the biggest variant (1980), so every variant is really resized. */
 const PHOTO_WIDTH = 2200;
 const PHOTO_HEIGHT = 1650;
@@ -55,7 +59,14 @@ export interface ImageStores {
 	removed: { id: string; collectionRef: string; idRef: string; removedMs: number }[];
 }
 
-function photo(world: World, rng: Rng, companyId: string, person: Person, createdMs: number, withCoordinates: boolean): ImageFile {
+function photo(
+	world: World,
+	rng: Rng,
+	companyId: string,
+	person: Person,
+	createdMs: number,
+	withCoordinates: boolean,
+): ImageFile {
 	const tint = rng.int(0, 255);
 	const file = addFile(world, {
 		companyId,
@@ -78,17 +89,29 @@ function photo(world: World, rng: Rng, companyId: string, person: Person, create
 	};
 }
 
-export function newParent(world: World, rng: Rng, source: Source, nowMs: number, seeded: boolean, projectId?: string): ImageParent {
+export function newParent(
+	world: World,
+	rng: Rng,
+	source: Source,
+	nowMs: number,
+	seeded: boolean,
+	projectId?: string,
+): ImageParent {
 	const explicit = projectId ? world.projects.get(projectId) : undefined;
 	const roll = rng.next();
-	const companyId = explicit?.companyId ?? (!seeded || roll < 0.7 ? COMPANY_IDS.main : roll < 0.85 ? COMPANY_IDS.subsidiary : COMPANY_IDS.other);
+	const companyId =
+		explicit?.companyId ??
+		(!seeded || roll < 0.7 ? COMPANY_IDS.main : roll < 0.85 ? COMPANY_IDS.subsidiary : COMPANY_IDS.other);
 	const projects = [...world.projects.values()].filter((p) => p.companyId === companyId);
 	const project = explicit ?? rng.pick(projects);
 	const person = rng.pick(world.peopleOf(companyId));
 	const createdMs = seeded ? nowMs - SEED_QUIET_MS - rng.next() * SEED_SPAN_DAYS * DAY : nowMs;
 	const parentCoordinates = rng.chance(0.5);
-	const images = Array.from({ length: rng.int(1, 2) }, () => photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : true));
-	const modifiedMs = seeded && rng.chance(0.2) ? Math.min(nowMs - SEED_QUIET_MS, createdMs + rng.next() * 3 * DAY) : createdMs;
+	const images = Array.from({ length: rng.int(1, 2) }, () =>
+		photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : true),
+	);
+	const modifiedMs =
+		seeded && rng.chance(0.2) ? Math.min(nowMs - SEED_QUIET_MS, createdMs + rng.next() * 3 * DAY) : createdMs;
 	return {
 		id: guid(rng),
 		companyId,
@@ -112,12 +135,16 @@ export function imageStores(world: World): ImageStores {
 	return world.state('feed:images', () => {
 		const rng = feedRng(world.ctx.seed, 'images');
 		const nowMs = world.clock.nowMs();
-		const stores: ImageStores = { bySource: { feed: new FeedStore(), alert: new FeedStore(), checklist: new FeedStore() }, removed: [] };
+		const stores: ImageStores = {
+			bySource: { feed: new FeedStore(), alert: new FeedStore(), checklist: new FeedStore() },
+			removed: [],
+		};
 		// About `scale` rows: 1.5 images per parent on average.
 		const parents = Math.max(3, Math.round(world.ctx.scale / 1.5));
 		const all: ImageParent[] = [];
 		for (let i = 0; i < parents; i++) {
-			const source: Source = i < 3 ? SOURCES[i] : rng.next() < 0.5 ? 'feed' : rng.next() < 0.5 ? 'alert' : 'checklist';
+			const source: Source =
+				i < 3 ? SOURCES[i] : rng.next() < 0.5 ? 'feed' : rng.next() < 0.5 ? 'alert' : 'checklist';
 			const parent = newParent(world, rng, source, nowMs, true);
 			all.push(parent);
 			stores.bySource[source].add(parent);
@@ -131,23 +158,33 @@ export function imageStores(world: World): ImageStores {
 	});
 }
 
-function roadReference(world: World, parent: ImageParent, image: ImageFile, latitude: number | null, longitude: number | null) {
+function roadReference(
+	world: World,
+	parent: ImageParent,
+	image: ImageFile,
+	latitude: number | null,
+	longitude: number | null,
+) {
 	const company = world.companies.get(parent.companyId);
 	if (!company?.roadReferenceFeature || latitude === null || longitude === null) return null;
 	if (world.clock.nowMs() < image.createdMs + ROAD_REFERENCE_DELAY_MS) return null;
 	return {
 		provider: 'NVDB',
 		countryCode: 'NO',
-		referenceText: `EV6 S${Math.round(latitude) % 9 + 1}D1 m${Math.round(longitude * 100)}`,
+		referenceText: `EV6 S${(Math.round(latitude) % 9) + 1}D1 m${Math.round(longitude * 100)}`,
 		roadCategory: 'E',
 		roadNumber: '6',
-		section: `S${Math.round(latitude) % 9 + 1}`,
+		section: `S${(Math.round(latitude) % 9) + 1}`,
 		meterFromStart: Math.round(longitude * 100),
 		distanceFromCoordinateMeters: 4.2,
 	};
 }
 
-export function imageRows(sandbox: Sandbox, parent: ImageParent, requireGeo: boolean): Record<string, unknown>[] {
+export function imageRows(
+	sandbox: Sandbox,
+	parent: ImageParent,
+	requireGeo: boolean,
+): Record<string, unknown>[] {
 	const { world } = sandbox;
 	const { source, project } = parent.data;
 	const rows: Record<string, unknown>[] = [];
@@ -194,9 +231,14 @@ export function imageRows(sandbox: Sandbox, parent: ImageParent, requireGeo: boo
 }
 
 function sources(ctx: RequestContext): Source[] {
-	const requested = ctx.query.getAll('Sources').flatMap((value) => value.split(',')).map((s) => s.trim()).filter(Boolean);
+	const requested = ctx.query
+		.getAll('Sources')
+		.flatMap((value) => value.split(','))
+		.map((s) => s.trim())
+		.filter(Boolean);
 	for (const value of requested) {
-		if (!SOURCES.includes(value.toLowerCase() as Source)) throw badRequest(`Sources may only contain feed, alert, checklist (got "${value}")`, 'Sources');
+		if (!SOURCES.includes(value.toLowerCase() as Source))
+			throw badRequest(`Sources may only contain feed, alert, checklist (got "${value}")`, 'Sources');
 	}
 	const chosen = new Set(requested.map((s) => s.toLowerCase()));
 	return chosen.size === 0 ? [...SOURCES] : SOURCES.filter((s) => chosen.has(s));
@@ -214,8 +256,10 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 		query.companies.has(parent.companyId) &&
 		(!query.projectId || parent.projectId === query.projectId) &&
 		(query.incremental
-			? parent.modifiedMs >= (query.since as number) && (query.before === undefined || parent.modifiedMs < query.before)
-			: (query.from === undefined || parent.dateMs >= query.from) && (query.to === undefined || parent.dateMs <= query.to));
+			? parent.modifiedMs >= (query.since as number) &&
+				(query.before === undefined || parent.modifiedMs < query.before)
+			: (query.from === undefined || parent.dateMs >= query.from) &&
+				(query.to === undefined || parent.dateMs <= query.to));
 
 	const parents: FeedRecord[] = [];
 	let token = '';
@@ -223,12 +267,23 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 		const sorted = stores.bySource[enabled[src]].sorted(query.incremental ? 'modified' : 'date');
 		const resume = position && src === position.src;
 		let index = 0;
-		if (resume) while (index < sorted.length && (sorted[index][key] < position.t || (sorted[index][key] === position.t && sorted[index].id <= position.id))) index++;
+		if (resume)
+			while (
+				index < sorted.length &&
+				(sorted[index][key] < position.t ||
+					(sorted[index][key] === position.t && sorted[index].id <= position.id))
+			)
+				index++;
 		for (; index < sorted.length; index++) {
 			if (!keep(sorted[index])) continue;
 			if (parents.length === query.chunkLimit) {
 				const last = parents[parents.length - 1];
-				token = encodeToken({ t: last[key], id: last.id, src: enabled.indexOf((last as ImageParent).data.source), q: query.fingerprint });
+				token = encodeToken({
+					t: last[key],
+					id: last.id,
+					src: enabled.indexOf((last as ImageParent).data.source),
+					q: query.fingerprint,
+				});
 				break;
 			}
 			parents.push(sorted[index]);

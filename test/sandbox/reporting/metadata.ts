@@ -123,20 +123,28 @@ function serveList(ctx: RequestContext, sandbox: Sandbox, filters: Set<string>, 
 			(row) =>
 				query.companies.has(row.companyId) &&
 				(!query.projectId || row.projectId === query.projectId) &&
-				(!query.incremental || (row.modifiedMs >= (query.since as number) && (query.before === undefined || row.modifiedMs < query.before))),
+				(!query.incremental ||
+					(row.modifiedMs >= (query.since as number) &&
+						(query.before === undefined || row.modifiedMs < query.before))),
 		)
 		.sort((a, b) => key(a) - key(b) || (a.id < b.id ? -1 : 1))
 		.filter((row) => !position || key(row) > position.t || (key(row) === position.t && row.id > position.id));
 	const page = rows.slice(0, query.chunkLimit);
 	const last = page[page.length - 1];
-	const token = rows.length > page.length && last ? encodeToken({ t: key(last), id: last.id, q: query.fingerprint }) : '';
+	const token =
+		rows.length > page.length && last ? encodeToken({ t: key(last), id: last.id, q: query.fingerprint }) : '';
 	return {
 		status: 200,
-		json: { data: page.map((row) => row.row), meta: { count: page.length }, continuationToken: token, links: { next: nextLink(ctx, token) } },
+		json: {
+			data: page.map((row) => row.row),
+			meta: { count: page.length },
+			continuationToken: token,
+			links: { next: nextLink(ctx, token) },
+		},
 	};
 }
 
 export function registerMetadata(router: Router): void {
-	for (const { path, filters, list } of LISTS) router.reporting('GET', path, (ctx, sandbox) => serveList(ctx, sandbox, new Set(filters), list));
+	for (const { path, filters, list } of LISTS)
+		router.reporting('GET', path, (ctx, sandbox) => serveList(ctx, sandbox, new Set(filters), list));
 }
-

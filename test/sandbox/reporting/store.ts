@@ -26,7 +26,8 @@ export interface FeedRecord {
 /** The record's created/modified times as ISO strings, cached until they change. */
 export function isoTimes(record: FeedRecord): { created: string; modified: string } {
 	const cached = record.iso;
-	if (cached && cached.createdMs === record.createdMs && cached.modifiedMs === record.modifiedMs) return cached;
+	if (cached && cached.createdMs === record.createdMs && cached.modifiedMs === record.modifiedMs)
+		return cached;
 	record.iso = {
 		createdMs: record.createdMs,
 		modifiedMs: record.modifiedMs,
