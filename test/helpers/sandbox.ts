@@ -2,17 +2,23 @@ import { request } from 'undici';
 
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import type { SandboxOptions } from '../sandbox/sandbox';
+import { variantByName } from '../sandbox/variant';
 
 export type { RunningSandbox };
 
 /**
  * Starts an in-process sandbox for one test file: `const sb = useSandbox();` then `sb().coreUrl` inside
- * tests. Closed after the file's tests.
+ * tests. Closed after the file's tests. Without `options.variant`, `FIELDOPS_SANDBOX_VARIANT` (`default` or
+ * `alt`) chooses the variant, so the node suites can be run against `alt` unchanged; the sandbox's own suites
+ * (test/sandbox/) check the default's rules and ignore it.
  */
 export function useSandbox(options: SandboxOptions = {}): () => RunningSandbox {
 	let running: RunningSandbox | undefined;
+	const ownSuite = /[\\/]test[\\/]sandbox[\\/]/.test(expect.getState().testPath ?? '');
+	const variant =
+		options.variant ?? (ownSuite ? 'default' : variantByName(process.env.FIELDOPS_SANDBOX_VARIANT).name);
 	beforeAll(async () => {
-		running = await startSandbox(options);
+		running = await startSandbox({ ...options, variant });
 	});
 	afterAll(async () => {
 		await running?.close();

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
-import { ApiError, badRequest, parseIsoDate, queryBool, type Caller, type RequestContext } from '../http';
+import {
+	ApiError,
+	badRequest,
+	parseIsoDate,
+	queryBool,
+	type Caller,
+	type Reply,
+	type RequestContext,
+} from '../http';
 import type { Router } from '../router';
 import type { Employment, Person, World } from '../state';
 import { replaceTags, tagsSchema, tagView } from './tags';
@@ -113,6 +121,19 @@ export function findEmployee(world: World, caller: Caller, employeeNumber: strin
 	const person = [...world.people.values()].find(
 		(p) => p.employeeNumber === employeeNumber && world.canAccessCompany(caller.companyId, p.companyId),
 	);
+	// [V4] Another company's employee: 404 (numbers are looked up among accessible companies only), or 403.
+	if (
+		!person &&
+		world.variant.otherCompanyEmployee === 403 &&
+		[...world.people.values()].some((p) => p.employeeNumber === employeeNumber)
+	)
+		throw v5Error(
+			403,
+			'Forbidden',
+			'EmployeeNotAccessible',
+			'employeeNumber',
+			`Employee ${employeeNumber} belongs to a company this client cannot access`,
+		);
 	if (!person)
 		throw v5Error(
 			404,
@@ -132,9 +153,10 @@ function includes(ctx: RequestContext): Set<string> {
 		.map((v) => v.trim())
 		.filter(Boolean);
 	for (const value of values)
-		if (!INCLUDES.includes(value))
+		if (!INCLUDES.includes(value) && ctx.variant.queryValues === 'refused')
 			throw badRequest(`include may contain ${INCLUDES.join(', ')} (got "${value}")`, 'include');
-	return new Set(values);
+	// [E5] A lenient service ignores values it does not know.
+	return new Set(values.filter((value) => INCLUDES.includes(value)));
 }
 
 export function employeeView(world: World, person: Person, include: Set<string> = new Set()) {
@@ -159,7 +181,41 @@ export function employeeView(world: World, person: Person, include: Set<string> 
 			{ name: 'Standard 37,5 t', validFrom: person.employments[0]?.startDate ?? null },
 		];
 	if (include.has('employment-history')) view.employmentHistory = groups;
-	return view;
+	if (world.variant.employeeAnswer === 'sandbox') return view;
+	// [V1] Other names for what the spec does not show: no companyId or project companies, `disabled`,
+	// `currentEmployment`, work-time arrangements as {workTimeArrangementName, fromDate}.
+	const { companyId: _c, isDisabled, employment, projectCompanies: _p, workTimeArrangements, ...rest } = view;
+	return {
+		...rest,
+		disabled: isDisabled,
+		currentEmployment: employment,
+		...(workTimeArrangements
+			? {
+					workTimeArrangements: [
+						{
+							workTimeArrangementName: 'Standard 37,5 t',
+							fromDate: person.employments[0]?.startDate ?? null,
+						},
+					],
+				}
+			: {}),
+	};
+}
+
+/** [U6] Why a person cannot be deleted now (empty: deletable). */
+export function deletionBlockers(world: World, person: Person): string[] {
+	if (world.variant.deletableRule === 'noActiveEmployment')
+		return employmentGroups(person, world.clock.nowMs()).current
+			? ['The employee has an active employment: end it first']
+			: [];
+	return person.disabled ? [] : ['The employee must be disabled first'];
+}
+
+/** [V6] The answer of an action whose result the spec leaves blank: the employee, or 204. */
+function actionAnswer(world: World, person: Person, include?: Set<string>): Reply {
+	return world.variant.employeeActionAnswer === 'employee'
+		? { status: 200, json: employeeView(world, person, include) }
+		: { status: 204 };
 }
 
 function newEmployment(world: World, body: z.infer<typeof employmentSchema>): Employment {
@@ -201,7 +257,9 @@ export function registerEmployees(router: Router): void {
 			modifiedDateTime: now,
 		};
 		world.people.set(person.companyProfileId, person);
-		return { status: 201, json: employeeView(world, person, new Set(['employment-history'])) };
+		// [V1] The full employee (201 is the spec's); with its employment history, or without.
+		const history = world.variant.employeeAnswer === 'sandbox' ? ['employment-history'] : [];
+		return { status: 201, json: employeeView(world, person, new Set(history)) };
 	});
 
 	router.core('GET', base, (ctx, { world }) => {
@@ -228,23 +286,31 @@ export function registerEmployees(router: Router): void {
 					(v) => typeof v === 'string' && v.toLowerCase().includes(query),
 				),
 		);
-		return {
-			status: 200,
-			json: hits.map((p) => ({
-				employeeNumber: p.employeeNumber,
-				firstName: p.firstName,
-				lastName: p.lastName,
-				phone: p.phone,
-				email: p.email,
-				hasActiveEmployment: employmentGroups(p, today).current !== null,
-			})),
-		};
+		// [V2] A hit beyond hasActiveEmployment: number, names, phone and e-mail; or number and one name.
+		const hit = (p: Person) =>
+			world.variant.employeeSearchHit === 'sandbox'
+				? {
+						employeeNumber: p.employeeNumber,
+						firstName: p.firstName,
+						lastName: p.lastName,
+						phone: p.phone,
+						email: p.email,
+						hasActiveEmployment: employmentGroups(p, today).current !== null,
+					}
+				: {
+						employeeNumber: p.employeeNumber,
+						name: `${p.firstName} ${p.lastName}`,
+						hasActiveEmployment: employmentGroups(p, today).current !== null,
+					};
+		return { status: 200, json: hits.map(hit) };
 	});
 
 	router.core('GET', one, (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		// GET looks in the subsidiaries only when asked, like the list; the other routes reach the whole structure.
+		// [V3] Or the subsidiaries are always searched.
 		if (
+			world.variant.employeeGetSubsidiaries === 'flagNeeded' &&
 			!(queryBool(ctx, 'includeEmployeesFromSubsidiaries') ?? false) &&
 			person.companyId !== ctx.auth.companyId
 		) {
@@ -262,6 +328,9 @@ export function registerEmployees(router: Router): void {
 	router.core('PUT', one, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
 		const body = await ctx.json(replaceSchema);
+		// [V5] "Replaces all profile fields": phone kept when not sent, or required like the other login data.
+		if (body.phone === undefined && world.variant.employeePutPhone === 'required')
+			throw v5Error(400, 'Validation', 'Required', 'phone', 'phone is required when replacing the profile');
 		for (const field of ['phone', ...Object.keys(OPTIONAL_PROFILE)])
 			person[field] =
 				field === 'phone' ? (body.phone ?? person.phone) : ((body as Record<string, unknown>)[field] ?? null);
@@ -279,16 +348,18 @@ export function registerEmployees(router: Router): void {
 
 	router.core('DELETE', one, (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
+		// [V9] The spec gives DELETE no refusal: done anyway, or refused like the deletability check says.
+		const [blocker] = deletionBlockers(world, person);
+		if (blocker !== undefined && world.variant.v5DeleteChecked === 'yes')
+			throw v5Error(400, 'Validation', 'NotDeletable', 'employeeNumber', blocker);
 		world.people.delete(person.companyProfileId);
 		return { status: 204 };
 	});
 
-	/** An employee with an active employment cannot be deleted (end it first). */
+	/** [U6] Whether the employee can be deleted, and why not. */
 	router.core('GET', `${one}/deletable`, (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-		const validationErrors = employmentGroups(person, world.clock.nowMs()).current
-			? ['The employee has an active employment: end it first']
-			: [];
+		const validationErrors = deletionBlockers(world, person);
 		return { status: 200, json: { isDeletable: validationErrors.length === 0, validationErrors } };
 	});
 
@@ -318,7 +389,7 @@ export function registerEmployees(router: Router): void {
 		// In a multi-company setup the project-company employments end too.
 		for (const pc of person.projectCompanies) pc.enabled = false;
 		touch(world, person);
-		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
+		return actionAnswer(world, person, new Set(['employment-history']));
 	});
 
 	router.core('POST', `${one}/create-employment`, async (ctx, { world }) => {
@@ -329,20 +400,28 @@ export function registerEmployees(router: Router): void {
 			// The current employment ends the day before the new one starts.
 			current.endDate = new Date(Date.parse(body.startDate) - DAY).toISOString();
 		}
-		person.employments.push(newEmployment(world, body));
+		const employment = newEmployment(world, body);
+		person.employments.push(employment);
 		touch(world, person);
+		// [V6] Or 201 with the new employment.
+		if (world.variant.employeeActionAnswer === 'empty') return { status: 201, json: employment };
 		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
 	});
 
 	router.core('PATCH', `${one}/update-employment`, async (ctx, { world }) => {
 		const person = findEmployee(world, ctx.auth, ctx.params.employeeNumber);
-		const body = await ctx.json(updateEmploymentSchema);
+		// [V7] Every employment field, or all but startDate (then an unknown field, see [E3]).
+		const body = await ctx.json(
+			world.variant.updateEmploymentFields === 'all'
+				? updateEmploymentSchema
+				: updateEmploymentSchema.omit({ startDate: true }),
+		);
 		const current = employmentGroups(person, world.clock.nowMs()).current;
 		if (!current)
 			throw badRequest('The employee has no active employment to update', 'employment', 'NoActiveEmployment');
 		Object.assign(current, body);
 		touch(world, person);
-		return { status: 200, json: employeeView(world, person, new Set(['employment-history'])) };
+		return actionAnswer(world, person, new Set(['employment-history']));
 	});
 
 	router.core('PATCH', `${one}/change-employee-number`, async (ctx, { world }) => {
@@ -351,7 +430,7 @@ export function registerEmployees(router: Router): void {
 		ensureUniqueNumber(world, person.companyId, newEmployeeNumber, person);
 		person.employeeNumber = newEmployeeNumber;
 		touch(world, person);
-		return { status: 200, json: employeeView(world, person) };
+		return actionAnswer(world, person);
 	});
 
 	router.core('PATCH', `${one}/change-phone-number`, async (ctx, { world }) => {
@@ -364,7 +443,7 @@ export function registerEmployees(router: Router): void {
 				touch(world, profile);
 			}
 		}
-		return { status: 200, json: employeeView(world, person) };
+		return actionAnswer(world, person);
 	});
 
 	for (const [action, enabled] of [
@@ -397,7 +476,7 @@ export function registerEmployees(router: Router): void {
 			if (enabled) entry.userGroupId = body.userGroupId ?? 'default-user';
 			if (!existing) person.projectCompanies.push(entry);
 			touch(world, person);
-			return { status: 200, json: employeeView(world, person) };
+			return actionAnswer(world, person);
 		});
 	}
 
@@ -406,6 +485,13 @@ export function registerEmployees(router: Router): void {
 		const definitions = world.tagDefinitions.filter(
 			(d) => d.companyId === topCompany(world, person.companyId),
 		);
-		return { status: 200, json: replaceTags(world, person, definitions, await ctx.json(tagsSchema)) };
+		const answer = replaceTags(world, person, definitions, await ctx.json(tagsSchema));
+		// [V8] added/updated/removed as lists of assignments, or as counts.
+		if (world.variant.tagAnswerParts === 'lists') return { status: 200, json: answer };
+		const { added, updated, removed, currentTags } = answer;
+		return {
+			status: 200,
+			json: { added: added.length, updated: updated.length, removed: removed.length, currentTags },
+		};
 	});
 }

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ApiError, badRequest, forbidden, notFound, queryDate, queryInt, type Caller } from '../http';
 import type { Router } from '../router';
 import type { Person, World } from '../state';
-import { employmentGroups } from './employees';
+import { inListScope } from '../core/projects';
+import { created, deleted, shownTimes, written } from '../core/schema';
+import { deletionBlockers, employmentGroups } from './employees';
 
 /**
  * Users (v4): the same `Person` records as employees v5, addressed by identity id and company profile id.
@@ -66,9 +68,31 @@ const patchSchema = z
 
 type UserBody = z.infer<typeof patchSchema>;
 
-const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
+/** [U1] A v4 date as answered: `yyyy-MM-dd`, or `yyyy-MM-ddT00:00:00`. */
+const dayOf = (world: World) => (iso: string | null | undefined) =>
+	iso ? (world.variant.v4DateAnswer === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)}T00:00:00`) : null;
+
+/** [U2] The fields the spec shows on the user response, plus the other fields a create requires. */
+const SHOWN_USER_FIELDS = [
+	'identityId',
+	'companyProfileId',
+	'companyId',
+	'employeeNumber',
+	'firstName',
+	'lastName',
+	'mobileWork',
+	'birthDate',
+	'employmentStartDate',
+];
 
 export function userView(world: World, person: Person) {
+	const full = fullUserView(world, person);
+	if (world.variant.v4UserAnswer === 'full') return shownTimes(world, full);
+	return Object.fromEntries(SHOWN_USER_FIELDS.map((field) => [field, full[field as keyof typeof full]]));
+}
+
+function fullUserView(world: World, person: Person) {
+	const day = dayOf(world);
 	const employment =
 		employmentGroups(person, world.clock.nowMs()).current ??
 		person.employments[person.employments.length - 1] ??
@@ -106,7 +130,7 @@ export function userView(world: World, person: Person) {
 }
 
 /** Applies v4 fields to a person: the employment fields go to the current (or first) employment. */
-function apply(world: World, person: Person, body: UserBody): void {
+function apply(world: World, person: Person, body: UserBody, patching = false): void {
 	const {
 		mobileWork,
 		birthDate,
@@ -128,7 +152,14 @@ function apply(world: World, person: Person, body: UserBody): void {
 	if (cardExpirationDate !== undefined)
 		person.cardExpirationDate = cardExpirationDate === null ? null : parseV4Date(cardExpirationDate);
 	if (isDisabled !== undefined) person.disabled = isDisabled;
-	if (tags !== undefined) person.v4Tags = tags;
+	// [U3] A PATCH's tags replace the list, or are merged into it by key.
+	if (tags !== undefined && patching && world.variant.v4TagsPatch === 'mergeByKey') {
+		const merged = new Map(
+			((person.v4Tags ?? []) as { key: string; value: string }[]).map((t) => [t.key, t]),
+		);
+		for (const tag of tags) merged.set(tag.key, tag);
+		person.v4Tags = [...merged.values()];
+	} else if (tags !== undefined) person.v4Tags = tags;
 	if (person.employments.length === 0)
 		person.employments.push({
 			id: world.newId(),
@@ -184,9 +215,9 @@ function ensureUniqueNumber(world: World, companyId: string, employeeNumber: str
 	}
 }
 
-/** A user with registrations in the reporting data, or an active employment, cannot be deleted. */
+/** A user is deletable by the same rule as an employee [U6]. */
 function deletable(world: World, person: Person): boolean {
-	return employmentGroups(person, world.clock.nowMs()).current === null;
+	return deletionBlockers(world, person).length === 0;
 }
 
 export function registerUsers(router: Router): void {
@@ -217,7 +248,7 @@ export function registerUsers(router: Router): void {
 		};
 		apply(world, person, body);
 		world.people.set(person.companyProfileId, person);
-		return { status: 200, json: userView(world, person) };
+		return created(world, userView(world, person));
 	});
 
 	router.core('GET', base, (ctx, { world }) => {
@@ -230,8 +261,15 @@ export function registerUsers(router: Router): void {
 			throw badRequest('employmentLookbackDays must be 0 or more', 'employmentLookbackDays');
 		const now = world.clock.nowMs();
 		const users = [...world.people.values()].filter((p) => {
-			if (companyId ? p.companyId !== companyId : p.companyId !== ctx.auth.companyId) return false;
-			if (changedSince !== undefined && Date.parse(p.modifiedDateTime) < changedSince) return false;
+			if (companyId ? p.companyId !== companyId : !inListScope(world, ctx.auth.companyId, p.companyId))
+				return false;
+			// [U5] changedSince inclusive, or exclusive.
+			const modified = Date.parse(p.modifiedDateTime);
+			if (
+				changedSince !== undefined &&
+				(modified < changedSince || (modified === changedSince && world.variant.changedSince === 'exclusive'))
+			)
+				return false;
 			if (lookback !== undefined) {
 				// Active now, or an employment ended within the last `lookback` days.
 				const recent = p.employments.some(
@@ -266,11 +304,15 @@ export function registerUsers(router: Router): void {
 
 	router.core('PUT', `${base}/{identityId}`, async (ctx, { world }) => {
 		const person = byIdentity(world, ctx.auth, ctx.params.identityId);
-		const body = await ctx.json(replaceSchema);
-		if (body.identityId !== person.identityId)
-			throw badRequest('identityId in the body differs from the one in the path', 'identityId');
-		if (body.companyProfileId !== person.companyProfileId)
-			throw badRequest('companyProfileId does not belong to this identity', 'companyProfileId');
+		const { identityId, companyProfileId, ...fields } = await ctx.json(replaceSchema);
+		// [U4] Body ids that differ from the path's user: refused, or ignored (the path wins).
+		if (world.variant.v4PutIds === 'checked') {
+			if (identityId !== person.identityId)
+				throw badRequest('identityId in the body differs from the one in the path', 'identityId');
+			if (companyProfileId !== person.companyProfileId)
+				throw badRequest('companyProfileId does not belong to this identity', 'companyProfileId');
+		}
+		const body = { ...fields, identityId: person.identityId, companyProfileId: person.companyProfileId };
 		ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
 		// A complete user: optional fields not sent are cleared.
 		const cleared = Object.fromEntries(
@@ -281,7 +323,7 @@ export function registerUsers(router: Router): void {
 		);
 		// identityId and companyProfileId equal the person's own (checked above).
 		apply(world, person, { ...cleared, ...body } as UserBody);
-		return { status: 200, json: userView(world, person) };
+		return written(world, userView(world, person));
 	});
 
 	router.core('PATCH', `${base}/{companyProfileId}`, async (ctx, { world }) => {
@@ -289,8 +331,8 @@ export function registerUsers(router: Router): void {
 		const body = await ctx.json(patchSchema);
 		if (body.employeeNumber !== undefined)
 			ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
-		apply(world, person, body);
-		return { status: 200, json: userView(world, person) };
+		apply(world, person, body, true);
+		return written(world, userView(world, person));
 	});
 
 	for (const [action, disabled] of [
@@ -307,21 +349,27 @@ export function registerUsers(router: Router): void {
 
 	router.core('DELETE', `${base}/{identityId}`, (ctx, { world }) => {
 		const person = byIdentity(world, ctx.auth, ctx.params.identityId);
-		if (!deletable(world, person))
+		const [blocker] = deletionBlockers(world, person);
+		if (blocker !== undefined) {
+			const active = world.variant.deletableRule === 'noActiveEmployment';
 			throw new ApiError(
 				400,
-				`User ${person.employeeNumber} has an active employment and cannot be deleted`,
+				active
+					? `User ${person.employeeNumber} has an active employment and cannot be deleted`
+					: `User ${person.employeeNumber} cannot be deleted: ${blocker}`,
 				[
 					{
 						category: 'Validation',
 						code: 'NotDeletable',
 						field: 'identityId',
-						message: 'The user has an active employment',
+						message: active ? 'The user has an active employment' : blocker,
 					},
 				],
 			);
+		}
+		const answer = userView(world, person);
 		world.people.delete(person.companyProfileId);
-		return { status: 204 };
+		return deleted(world, answer);
 	});
 
 	router.core('GET', `${base}/is-identity-deletable/{identityId}`, (ctx, { world }) => ({

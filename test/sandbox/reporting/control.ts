@@ -79,16 +79,16 @@ function imageActivity(
 			count,
 			rng,
 		).map((parent) => {
-			const image = parent.data.images.pop() as { id: string };
+			const image = parent.data.images.pop() as ImageParent['data']['images'][number];
+			// The row as it was served, so the ground truth names it as readers saw it.
+			const [row] = imageRows(
+				sandbox,
+				{ ...parent, data: { ...parent.data, images: [image] } } as ImageParent,
+				false,
+			);
 			stores.removed.push({
-				id: image.id,
-				collectionRef: String(
-					imageRows(
-						sandbox,
-						{ ...parent, data: { ...parent.data, images: [image] } } as ImageParent,
-						false,
-					)[0]?.collectionRef,
-				),
+				id: String(row?.id ?? image.id),
+				collectionRef: String(row?.collectionRef),
 				idRef: parent.id,
 				removedMs: now,
 			});
@@ -155,8 +155,12 @@ export function registerReportingControl(router: Router): void {
 		}
 		const definition = kindDefinition(kind);
 		if (!definition) throw notFound(`Unknown kind "${kind}"`);
+		// The served record plus what every variant's ground truth carries: id and both times.
 		const records = feedStore(sandbox, definition).records.map((record) => ({
 			...serve(record, definition, sandbox, caller, true),
+			id: record.id,
+			createdDateTime: iso(record.createdMs),
+			modifiedDateTime: iso(record.modifiedMs),
 			companyId: record.companyId,
 			isDeleted: record.deletedMs !== null,
 			deletedDateTime: record.deletedMs === null ? null : iso(record.deletedMs),

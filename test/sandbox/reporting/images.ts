@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { addFile, renderPng } from '../files';
 import { badRequest, queryBool, type Reply, type RequestContext } from '../http';
 import type { Rng } from '../rng';
@@ -5,9 +7,10 @@ import type { Router } from '../router';
 import type { Sandbox } from '../sandbox';
 import { COMPANY_IDS } from '../seed';
 import type { Person, Project, World } from '../state';
+import { stampTime, type Variant } from '../variant';
 import { iso } from './feeds';
 import { SEED_QUIET_MS, SEED_SPAN_DAYS } from './kinds';
-import { nextLink, parseFeedQuery } from './query';
+import { inChangeWindow, inWindow, metaOf, pagingFields, parseFeedQuery } from './query';
 import { FeedStore, feedRng, guid, type FeedRecord } from './store';
 import { decodeToken, encodeToken } from './tokens';
 
@@ -19,6 +22,20 @@ import { decodeToken, encodeToken } from './tokens';
 export const SOURCES = ['feed', 'alert', 'checklist'] as const;
 type Source = (typeof SOURCES)[number];
 const COLLECTION_REF: Record<Source, string> = { feed: 'FeedPost', alert: 'Alert', checklist: 'Checklist' };
+/** [D3] Other plausible `collectionRef` values. */
+const ALT_COLLECTION_REF: Record<Source, string> = {
+	feed: 'feed_post',
+	alert: 'alert',
+	checklist: 'checklist_answer',
+};
+
+/** [R16] The row id: the file reference id (its downloadUrl's id), or an id of the image record itself. */
+export function imageRowId(variant: Variant, fileId: string): string {
+	if (variant.imageId === 'fileId') return fileId;
+	const h = createHash('sha1').update(`image:${fileId}`).digest('hex');
+	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-b${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 const ORIGIN: Record<Source, string> = {
 	feed: 'Prosjektfeed',
 	alert: 'Varsel',
@@ -167,7 +184,8 @@ function roadReference(
 ) {
 	const company = world.companies.get(parent.companyId);
 	if (!company?.roadReferenceFeature || latitude === null || longitude === null) return null;
-	if (world.clock.nowMs() < image.createdMs + ROAD_REFERENCE_DELAY_MS) return null;
+	// [R17] The enrichment's delay.
+	if (world.clock.nowMs() < image.createdMs + world.variant.roadReferenceDelayMs) return null;
 	return {
 		provider: 'NVDB',
 		countryCode: 'NO',
@@ -185,19 +203,20 @@ export function imageRows(
 	parent: ImageParent,
 	requireGeo: boolean,
 ): Record<string, unknown>[] {
-	const { world } = sandbox;
+	const { world, variant } = sandbox;
 	const { source, project } = parent.data;
 	const rows: Record<string, unknown>[] = [];
+	const sandboxEnums = variant.enumValues === 'sandbox';
 	for (const image of parent.data.images) {
 		const latitude = image.latitude ?? parent.data.latitude;
 		const longitude = image.longitude ?? parent.data.longitude;
 		if (requireGeo && (latitude === null || longitude === null)) continue;
 		const url = `${sandbox.urls.core}/api/file/${image.id}`;
 		rows.push({
-			id: image.id,
+			id: imageRowId(variant, image.id),
 			fileName: image.fileName,
 			fileNameOriginal: image.fileName,
-			fileType: 'png',
+			fileType: variant.fileType === 'extension' ? 'png' : 'image/png',
 			fileSize: 0,
 			downloadUrl: url,
 			thumbnailUrl: `${url}?MaxDimension=128`,
@@ -205,7 +224,7 @@ export function imageRows(
 			largeUrl: `${url}?MaxDimension=1980`,
 			source,
 			originDescription: ORIGIN[source],
-			collectionRef: COLLECTION_REF[source],
+			collectionRef: (sandboxEnums ? COLLECTION_REF : ALT_COLLECTION_REF)[source],
 			idRef: parent.id,
 			companyId: parent.companyId,
 			projectCompanyId: project.companyId,
@@ -218,22 +237,24 @@ export function imageRows(
 			activityNumber: null,
 			createdByUserId: image.createdByUserId,
 			createdByUserName: image.createdByUserName,
-			createdDateTime: iso(image.createdMs),
-			parentModifiedDateTime: iso(parent.modifiedMs),
+			createdDateTime: stampTime(variant, image.createdMs),
+			parentModifiedDateTime: stampTime(variant, parent.modifiedMs),
 			latitude,
 			longitude,
 			accuracy: image.accuracy,
 			roadReference: roadReference(world, parent, image, latitude, longitude),
-			userSecurityLevel: 1,
+			userSecurityLevel: sandboxEnums ? 1 : 0,
 		});
 	}
 	return rows;
 }
 
+/** [R14] `Sources` repeated (`Sources=feed&Sources=alert`) or comma-separated; or repeated only. */
 function sources(ctx: RequestContext): Source[] {
+	const comma = ctx.variant.sourcesParameter === 'repeatedOrComma';
 	const requested = ctx.query
 		.getAll('Sources')
-		.flatMap((value) => value.split(','))
+		.flatMap((value) => (comma ? value.split(',') : [value]))
 		.map((s) => s.trim())
 		.filter(Boolean);
 	for (const value of requested) {
@@ -241,7 +262,9 @@ function sources(ctx: RequestContext): Source[] {
 			throw badRequest(`Sources may only contain feed, alert, checklist (got "${value}")`, 'Sources');
 	}
 	const chosen = new Set(requested.map((s) => s.toLowerCase()));
-	return chosen.size === 0 ? [...SOURCES] : SOURCES.filter((s) => chosen.has(s));
+	// [R15] The order the sources are read in.
+	const order = ctx.variant.sourceOrder;
+	return chosen.size === 0 ? [...order] : order.filter((s) => chosen.has(s));
 }
 
 function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
@@ -255,11 +278,7 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 	const keep = (parent: FeedRecord) =>
 		query.companies.has(parent.companyId) &&
 		(!query.projectId || parent.projectId === query.projectId) &&
-		(query.incremental
-			? parent.modifiedMs >= (query.since as number) &&
-				(query.before === undefined || parent.modifiedMs < query.before)
-			: (query.from === undefined || parent.dateMs >= query.from) &&
-				(query.to === undefined || parent.dateMs <= query.to));
+		(query.incremental ? inChangeWindow(query, parent.modifiedMs) : inWindow(query, parent.dateMs));
 
 	const parents: FeedRecord[] = [];
 	let token = '';
@@ -298,11 +317,11 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 		status: 200,
 		json: {
 			data,
-			meta: { parentCount: parents.length, chunkLimit: query.chunkLimit },
-			continuationToken: token,
-			links: { next: nextLink(ctx, token) },
+			meta: metaOf(ctx, { parentCount: parents.length, chunkLimit: query.chunkLimit }, query.chunkLimit),
+			...pagingFields(ctx, token),
 			syncTypeName: query.incremental ? 'incremental' : 'full',
-			recordCount: data.length,
+			// [R9] Rows on the page, or parent records.
+			recordCount: ctx.variant.envelope === 'sandbox' ? data.length : parents.length,
 			deletedRecordCount: 0,
 		},
 	};

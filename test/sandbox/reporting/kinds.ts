@@ -310,13 +310,15 @@ const privacy = (
 	const { driverCompanyId } = record.data as { driverCompanyId: string };
 	delete served.driverCompanyId;
 	if (!world.canAccessCompany(callerCompanyId, driverCompanyId)) {
+		// [R12] "Returned empty": empty strings, or null.
+		const blank = world.variant.privacyBlank === 'emptyString' ? '' : null;
 		Object.assign(served, {
-			driverName: '',
-			driverId: '',
-			createdById: '',
-			createdByName: '',
-			modifiedById: '',
-			modifiedByName: '',
+			driverName: blank,
+			driverId: blank,
+			createdById: blank,
+			createdByName: blank,
+			modifiedById: blank,
+			modifiedByName: blank,
 		});
 	}
 };
@@ -368,9 +370,12 @@ export const KINDS: KindDefinition[] = [
 		]),
 		create: absence,
 		edit: bump('approved'),
-		render: (record, served, { includeSensitiveData }) => {
+		render: (record, served, { world, includeSensitiveData }) => {
 			delete served.sensitive;
-			if (includeSensitiveData) Object.assign(served, record.data.sensitive);
+			// [R13] The sensitive fields beside the others, or in one nested object.
+			if (includeSensitiveData && world.variant.sensitiveFields === 'flat')
+				Object.assign(served, record.data.sensitive);
+			else if (includeSensitiveData) served.sensitiveData = { ...(record.data.sensitive as object) };
 		},
 	},
 	{

@@ -75,6 +75,8 @@ export class FeedStore {
 	readonly byId = new Map<string, FeedRecord>();
 	private byDate: FeedRecord[] | undefined;
 	private byModified: FeedRecord[] | undefined;
+	/** [R6] Only for a variant whose full-mode window is the creation time. */
+	private byCreated: FeedRecord[] | undefined;
 
 	add(record: FeedRecord): void {
 		this.records.push(record);
@@ -86,12 +88,14 @@ export class FeedStore {
 	touch(): void {
 		this.byDate = undefined;
 		this.byModified = undefined;
+		this.byCreated = undefined;
 	}
 
-	sorted(order: 'date' | 'modified'): FeedRecord[] {
-		const compare = (key: 'dateMs' | 'modifiedMs') => (a: FeedRecord, b: FeedRecord) =>
+	sorted(order: 'date' | 'created' | 'modified'): FeedRecord[] {
+		const compare = (key: 'dateMs' | 'createdMs' | 'modifiedMs') => (a: FeedRecord, b: FeedRecord) =>
 			a[key] - b[key] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 		if (order === 'date') return (this.byDate ??= [...this.records].sort(compare('dateMs')));
+		if (order === 'created') return (this.byCreated ??= [...this.records].sort(compare('createdMs')));
 		return (this.byModified ??= [...this.records].sort(compare('modifiedMs')));
 	}
 }
