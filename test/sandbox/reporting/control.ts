@@ -14,6 +14,8 @@ const activitySchema = z
 		count: z.number().int().min(1).max(100_000).optional(),
 		ids: z.array(z.string()).max(100_000).optional(),
 		projectId: z.string().optional(),
+		/** Images `create`: photos without coordinates of their own (they fall back to the parent's). */
+		withoutCoordinates: z.boolean().optional(),
 	})
 	.strict();
 
@@ -50,6 +52,7 @@ function imageActivity(
 	count: number,
 	ids: string[] | undefined,
 	projectId: string | undefined,
+	withoutCoordinates = false,
 ): string[] {
 	const { world } = sandbox;
 	const stores = imageStores(world);
@@ -58,7 +61,7 @@ function imageActivity(
 	const parents = SOURCES.flatMap((source) => stores.bySource[source].records) as ImageParent[];
 	if (action === 'create') {
 		return Array.from({ length: count }, () => {
-			const parent = newParent(world, rng, 'feed', now, false, projectId);
+			const parent = newParent(world, rng, 'feed', now, false, projectId, withoutCoordinates);
 			stores.bySource.feed.add(parent);
 			return parent.id;
 		});
@@ -100,11 +103,14 @@ function imageActivity(
 
 export function registerReportingControl(router: Router): void {
 	router.control('POST', '/__sandbox/activity', async (ctx, sandbox) => {
-		const { kind, action, count = 1, ids, projectId } = await ctx.json(activitySchema);
+		const { kind, action, count = 1, ids, projectId, withoutCoordinates } = await ctx.json(activitySchema);
 		if (projectId && !sandbox.world.projects.has(projectId))
 			throw badRequest(`No project ${projectId}`, 'projectId');
 		if (kind === 'images')
-			return { status: 200, json: { ids: imageActivity(sandbox, action, count, ids, projectId) } };
+			return {
+				status: 200,
+				json: { ids: imageActivity(sandbox, action, count, ids, projectId, withoutCoordinates) },
+			};
 		const definition = kindDefinition(kind);
 		if (!definition) throw badRequest(`Unknown kind "${kind}"`, 'kind');
 		const { world } = sandbox;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-import { addFile, renderPng } from '../files';
+import { addFile, fileStore, photoSize, renderPhoto } from '../files';
 import { badRequest, queryBool, type Reply, type RequestContext } from '../http';
 import type { Rng } from '../rng';
 import type { Router } from '../router';
@@ -91,7 +91,9 @@ function photo(
 		contentType: 'image/png',
 		width: PHOTO_WIDTH,
 		height: PHOTO_HEIGHT,
-		content: () => renderPng(PHOTO_WIDTH, PHOTO_HEIGHT, tint),
+		content: () => renderPhoto(PHOTO_WIDTH, PHOTO_HEIGHT, tint),
+		// Known before the photo is rendered: every seeded photo of one size has the same byte size.
+		size: photoSize(PHOTO_WIDTH, PHOTO_HEIGHT),
 		createdDateTime: iso(createdMs),
 	});
 	return {
@@ -113,6 +115,8 @@ export function newParent(
 	nowMs: number,
 	seeded: boolean,
 	projectId?: string,
+	/** Field activity: photos without coordinates of their own (seeded ones have them 60 % of the time). */
+	withoutCoordinates = false,
 ): ImageParent {
 	const explicit = projectId ? world.projects.get(projectId) : undefined;
 	const roll = rng.next();
@@ -125,7 +129,7 @@ export function newParent(
 	const createdMs = seeded ? nowMs - SEED_QUIET_MS - rng.next() * SEED_SPAN_DAYS * DAY : nowMs;
 	const parentCoordinates = rng.chance(0.5);
 	const images = Array.from({ length: rng.int(1, 2) }, () =>
-		photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : true),
+		photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : !withoutCoordinates),
 	);
 	const modifiedMs =
 		seeded && rng.chance(0.2) ? Math.min(nowMs - SEED_QUIET_MS, createdMs + rng.next() * 3 * DAY) : createdMs;
@@ -208,16 +212,16 @@ export function imageRows(
 	const rows: Record<string, unknown>[] = [];
 	const sandboxEnums = variant.enumValues === 'sandbox';
 	for (const image of parent.data.images) {
-		const latitude = image.latitude ?? parent.data.latitude;
-		const longitude = image.longitude ?? parent.data.longitude;
-		if (requireGeo && (latitude === null || longitude === null)) continue;
+		// The image's own coordinates, else its parent's (a project without a location leaves them absent).
+		const [latitude, longitude] = coordinates(image) ?? coordinates(parent.data) ?? [null, null];
+		if (requireGeo && latitude === null) continue;
 		const url = `${sandbox.urls.core}/api/file/${image.id}`;
 		rows.push({
 			id: imageRowId(variant, image.id),
 			fileName: image.fileName,
 			fileNameOriginal: image.fileName,
 			fileType: variant.fileType === 'extension' ? 'png' : 'image/png',
-			fileSize: 0,
+			fileSize: fileStore(world).get(image.id)?.size ?? 0,
 			downloadUrl: url,
 			thumbnailUrl: `${url}?MaxDimension=128`,
 			mediumUrl: `${url}?MaxDimension=640`,
@@ -250,6 +254,17 @@ export function imageRows(
 }
 
 /** [R14] `Sources` repeated (`Sources=feed&Sources=alert`) or comma-separated; or repeated only. */
+/** A latitude/longitude pair when both are numbers; null or absent values are no coordinates. */
+function coordinates(from: { latitude?: unknown; longitude?: unknown }): [number, number] | undefined {
+	const { latitude, longitude } = from;
+	return typeof latitude === 'number' &&
+		Number.isFinite(latitude) &&
+		typeof longitude === 'number' &&
+		Number.isFinite(longitude)
+		? [latitude, longitude]
+		: undefined;
+}
+
 function sources(ctx: RequestContext): Source[] {
 	const comma = ctx.variant.sourcesParameter === 'repeatedOrComma';
 	const requested = ctx.query
