@@ -52,7 +52,8 @@ function errorApiOf(path: string, api: Api | undefined): ErrorApi {
 /** [X1] A plausible deprecation notice for the v4 users API (the spec shows no dates). */
 const V4_DEPRECATION = { Deprecation: '@1798761600', Sunset: 'Fri, 31 Dec 2027 23:59:59 GMT' };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Unref'd: a request waiting out its latency does not keep a closed sandbox's process alive.
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 async function handle(
 	router: Router,
