@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { N8N_BIN, N8N_DIR, ROOT, node24, node24Env } from './install';
+import { N8N_2, ROOT, node24, node24Env, type N8nRelease } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-fieldops';
 export const NODE_TYPE = `${PACKAGE_NAME}.fieldOps`;
@@ -79,7 +79,7 @@ export function installCommunityPackage(userFolder: string, tarball: string): vo
  * n8n only logs `Failed to load package` and goes on without our types; loading each declared node and
  * credential here (with n8n's own n8n-workflow) gives the actual error instead.
  */
-export function checkPackageLoads(userFolder: string): void {
+export function checkPackageLoads(userFolder: string, n8n: N8nRelease = N8N_2): void {
 	const dir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	const script = `
 		const { join } = require('node:path');
@@ -89,7 +89,7 @@ export function checkPackageLoads(userFolder: string): void {
 			for (const Type of Object.values(exported)) if (typeof Type === 'function') new Type();
 		}`;
 	try {
-		execFileSync(node24(), ['-e', script], { env: { ...node24Env(), NODE_PATH: join(N8N_DIR, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'] });
+		execFileSync(node24(), ['-e', script], { env: { ...node24Env(), NODE_PATH: join(n8n.dir, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'] });
 	} catch (error) {
 		const stderr = String((error as { stderr?: Buffer }).stderr ?? error);
 		throw new Error(`${PACKAGE_NAME} would not load in n8n (is the build broken?):\n${stderr.split('\n').slice(0, 12).join('\n')}`);
@@ -117,9 +117,13 @@ export interface StartOptions {
 	inheritOutput?: boolean;
 	/** Seconds to wait for /healthz/readiness. */
 	readyTimeout?: number;
+	/** Which installed n8n to run (`ensureN8n({ release })` first); n8n 2.x unless told. */
+	n8n?: N8nRelease;
 }
 
 export interface N8nInstance {
+	/** The n8n it runs. */
+	n8n: N8nRelease;
 	url: string;
 	port: number;
 	userFolder: string;
@@ -231,9 +235,9 @@ interface SpawnedN8n {
 }
 
 /** `n8n <command>` in its own process group, its output appended to `logFile` (or inherited). */
-function spawnN8n(command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessEnv, logFile: string, inheritOutput = false): SpawnedN8n {
+function spawnN8n(n8n: N8nRelease, command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessEnv, logFile: string, inheritOutput = false): SpawnedN8n {
 	const logFd = openSync(logFile, 'a');
-	const args = command === 'worker' ? [N8N_BIN, 'worker', '--concurrency=2'] : [N8N_BIN, command];
+	const args = command === 'worker' ? [n8n.bin, 'worker', '--concurrency=2'] : [n8n.bin, command];
 	const child = spawn(node24(), args, { cwd, env, detached: true, stdio: ['ignore', inheritOutput ? 'inherit' : logFd, inheritOutput ? 'inherit' : logFd] });
 	closeSync(logFd);
 	let exited = false;
@@ -272,14 +276,18 @@ function spawnN8n(command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessE
 
 /** Starts n8n and waits until it is ready. The owner and API key are created by `setupOwner`/`createApiKey`. */
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
-	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed: run \`npx tsx scripts/n8n/install.ts\` first (${N8N_BIN} is missing)`);
+	const n8n = options.n8n ?? N8N_2;
+	if (!existsSync(n8n.bin)) {
+		const line = n8n === N8N_2 ? '' : ` ${n8n.version.split('.')[0]}`;
+		throw new Error(`n8n ${n8n.version} is not installed: run \`npx tsx scripts/n8n/install.ts${line}\` first (${n8n.bin} is missing)`);
+	}
 	const ownFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'fieldops-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
 	try {
 		if (options.tarball !== false) {
 			installCommunityPackage(userFolder, options.tarball ?? process.env.FIELDOPS_TARBALL ?? packPackage());
-			checkPackageLoads(userFolder);
+			checkPackageLoads(userFolder, n8n);
 		}
 	} catch (error) {
 		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
@@ -289,7 +297,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const port = options.port ?? (await freePort());
 	const env = n8nEnv(userFolder, port, await freePort(), options.env);
 	const started = Date.now();
-	const n8nProcess = spawnN8n('start', userFolder, env, join(userFolder, 'n8n.log'), options.inheritOutput);
+	const n8nProcess = spawnN8n(n8n, 'start', userFolder, env, join(userFolder, 'n8n.log'), options.inheritOutput);
 	const { child, logTail } = n8nProcess;
 	const exited = () => n8nProcess.exited;
 	const url = `http://localhost:${port}`;
@@ -320,6 +328,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	}
 
 	const instance: N8nInstance = {
+		n8n,
 		url,
 		port,
 		userFolder,
@@ -395,7 +404,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		async executeWithCli(id) {
 			const cliEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 			const out = await new Promise<string>((resolveRun, reject) => {
-				const cli = spawn(node24(), [N8N_BIN, 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+				const cli = spawn(node24(), [n8n.bin, 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 				let stdout = '';
 				let stderr = '';
 				cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -447,7 +456,7 @@ export async function startWorker(main: N8nInstance, readySeconds = 90): Promise
 	const logFile = join(main.userFolder, 'worker.log');
 	// A fresh log: readiness is read from it.
 	writeFileSync(logFile, '');
-	const worker = spawnN8n('worker', main.userFolder, env, logFile);
+	const worker = spawnN8n(main.n8n, 'worker', main.userFolder, env, logFile);
 	const { logTail, stop } = worker;
 	const until = Date.now() + readySeconds * 1000;
 	// n8n 2.41.1 prints this once the worker listens to the queue.
