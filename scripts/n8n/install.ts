@@ -23,17 +23,23 @@ export interface N8nRelease {
 	dir: string;
 	/** `bin/n8n` inside it, started with the project's Node 24. */
 	bin: string;
+	/** npm `overrides` for dependencies that do not install from the registry as n8n declares them. */
+	overrides?: Record<string, string>;
 }
 
-function release(version: string, folder: string): N8nRelease {
+function release(version: string, folder: string, overrides?: Record<string, string>): N8nRelease {
 	const dir = join(ROOT, '.e2e', folder);
-	return { version, dir, bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n') };
+	return { version, dir, bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), overrides };
 }
 
 /** The newest n8n 2.x that installs from the registry here. */
 export const N8N_2 = release('2.41.1', 'n8n');
-/** The last n8n 1.x on the registry (engines: Node 20.19 to 24.x). */
-export const N8N_1 = release('1.123.81', 'n8n-1');
+/**
+ * The last n8n 1.x on the registry (engines: Node 20.19 to 24.x). Its n8n-nodes-base takes `xlsx` 0.20.2 from
+ * SheetJS's own download site, which is not reachable here: the registry's last xlsx (0.18.5) stands in. Only n8n's
+ * spreadsheet nodes use it, and none of the 1.x tests do.
+ */
+export const N8N_1 = release('1.123.81', 'n8n-1', { xlsx: '0.18.5' });
 
 export const N8N_VERSION = N8N_2.version;
 export const N8N_DIR = N8N_2.dir;
@@ -186,6 +192,7 @@ export async function ensureN8n(
 				dependencies: { n8n: n8n.version },
 				// Downloads library sources in its install script (no network here); n8n runs without it.
 				allowScripts: { '@confluentinc/kafka-javascript': false },
+				...(n8n.overrides ? { overrides: n8n.overrides } : {}),
 			},
 			null,
 			'\t',
