@@ -95,7 +95,7 @@ export function ensureSystemPackages(log: (line: string) => void = console.log):
 	);
 	if (plan.action === 'fail') {
 		const list = missing
-			.map((program) => `${program.name} (${program.binary}, for ${program.why})`)
+			.map((program) => `${program.name} (${program.binary}) for ${program.why}`)
 			.join(' and ');
 		throw new Error(`The end-to-end tests need ${list}, and ${plan.reason}. Run:\n\n  ${plan.command}\n`);
 	}
