@@ -165,7 +165,7 @@ export interface StartOptions {
 	env?: Record<string, string>;
 	/** Print n8n's output here instead of only into `<user folder>/n8n.log`. */
 	inheritOutput?: boolean;
-	/** Seconds to wait for /healthz/readiness. */
+	/** Seconds to wait for /healthz/readiness and /rest/settings. */
 	readyTimeout?: number;
 	/** Which installed n8n to run (`ensureN8n({ release })` first); n8n 2.x unless told. */
 	n8n?: N8nRelease;
@@ -414,8 +414,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			throw new Error(`n8n was not ready after ${options.readyTimeout ?? 120} s:\n${tail}`);
 		}
 		try {
+			// n8n 1.x answers readiness once its database is migrated, before its REST API is mounted (POST
+			// /rest/owner/setup then gets Express's 404): ready means the public settings answer too.
 			const res = await fetch(`${url}/healthz/readiness`);
-			if (res.status === 200) break;
+			if (res.status === 200 && (await fetch(`${url}/rest/settings`)).status === 200) break;
 		} catch {
 			// Not listening yet.
 		}

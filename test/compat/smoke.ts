@@ -114,12 +114,12 @@ export function smokeTest(release: N8nRelease): void {
 			'tests the credential through the REST API: OK with the client, Error with a wrong secret',
 			async () => {
 				expect(await n8n.testCredential(credential.id, CREDENTIAL_TYPE)).toMatchObject({ status: 'OK' });
-				const wrong = await n8n.testCredential(
-					credential.id,
+				const wrong = await n8n.createCredential(
+					'Field Ops (wrong secret)',
 					CREDENTIAL_TYPE,
 					sandboxCredentialData(sb(), { clientSecret: 'wrong-secret' }),
 				);
-				expect(wrong.status).toBe('Error');
+				expect((await n8n.testCredential(wrong, CREDENTIAL_TYPE)).status).toBe('Error');
 			},
 		);
 
