@@ -174,7 +174,7 @@ export async function ensureN8n(
 		return { version: n8n.version, cached: true, seconds: (Date.now() - started) / 1000 };
 	}
 	log(
-		`Installing n8n ${n8n.version} into ${n8n.dir} (first use: 3 to 8 minutes, about 3 GB; progress every 20 s)…`,
+		`Installing n8n ${n8n.version} into ${n8n.dir} (first use: 3 to 18 minutes depending on load, 2 to 3 GB; progress every 20 s)…`,
 	);
 	const previous = installedVersion(n8n);
 	if (previous !== undefined && previous !== n8n.version)
