@@ -4,12 +4,22 @@
  * demo and the tests need. Install n8n first with `ensureN8n()` (scripts/n8n/install.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { N8N_BIN, N8N_DIR, ROOT, node24, node24Env } from './install';
+import { N8N_2, ROOT, node24, node24Env, type N8nRelease } from './install';
 
 export const PACKAGE_NAME = 'n8n-nodes-fieldops';
 export const NODE_TYPE = `${PACKAGE_NAME}.fieldOps`;
@@ -17,7 +27,12 @@ export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.fieldOpsTrigger`;
 export const TOOL_NODE_TYPE = `${PACKAGE_NAME}.fieldOpsTool`;
 export const CREDENTIAL_TYPE = 'fieldOpsOAuth2Api';
 
-export const OWNER = { email: 'demo@fieldops.example.com', password: 'FieldOps-demo-1', firstName: 'Field', lastName: 'Ops' };
+export const OWNER = {
+	email: 'demo@fieldops.example.com',
+	password: 'FieldOps-demo-1',
+	firstName: 'Field',
+	lastName: 'Ops',
+};
 // Fixed so that a kept user folder can be decrypted again after a restart.
 const ENCRYPTION_KEY = 'fieldops-e2e-not-a-secret';
 // The auth cookie is bound to this header; any constant works for a script.
@@ -31,7 +46,9 @@ export function freePort(): Promise<number> {
 		server.on('error', reject);
 		server.listen(0, '127.0.0.1', () => {
 			const address = server.address();
-			server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+			server.close(() =>
+				typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+			);
 		});
 	});
 }
@@ -41,21 +58,34 @@ export function freePort(): Promise<number> {
  * process's own, so tests, the demo and benchmarks running at once never remove each other's tarball.
  */
 export function packPackage(destination = join(ROOT, '.e2e', 'pack', String(process.pid))): string {
-	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
 	const declared = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 	// A build running at the same time cleans dist/ first: give it up to a minute to finish.
 	for (let waited = 0; declared.some((path) => !existsSync(join(ROOT, path))); waited++) {
-		if (waited >= 60) throw new Error(`dist/ lacks ${declared.filter((path) => !existsSync(join(ROOT, path))).join(', ')}: run \`npm run build\` first`);
+		if (waited >= 60)
+			throw new Error(
+				`dist/ lacks ${declared.filter((path) => !existsSync(join(ROOT, path))).join(', ')}: run \`npm run build\` first`,
+			);
 		execFileSync('sleep', ['1']);
 	}
 	mkdirSync(destination, { recursive: true });
 	for (const old of readdirSync(destination)) if (old.endsWith('.tgz')) rmSync(join(destination, old));
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: ROOT, env: node24Env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: ROOT,
+		env: node24Env(),
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const [packed] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
 	// A build that started meanwhile would give a tarball n8n loads without our types.
 	const inTarball = new Set(packed.files.map((f) => f.path));
 	const missing = declared.filter((path) => !inTarball.has(path));
-	if (missing.length) throw new Error(`The packed tarball lacks ${missing.join(', ')}: run \`npm run build\` (and let other builds finish) first`);
+	if (missing.length)
+		throw new Error(
+			`The packed tarball lacks ${missing.join(', ')}: run \`npm run build\` (and let other builds finish) first`,
+		);
 	return join(destination, packed.filename);
 }
 
@@ -67,10 +97,25 @@ export function installCommunityPackage(userFolder: string, tarball: string): vo
 	const nodesDir = join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodesDir, { recursive: true });
 	const manifest = join(nodesDir, 'package.json');
-	if (!existsSync(manifest)) writeFileSync(manifest, `${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`);
+	if (!existsSync(manifest))
+		writeFileSync(
+			manifest,
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
 	execFileSync(
 		'npm',
-		['install', '--omit=peer', '--ignore-scripts', '--prefer-offline', '--package-lock=false', '--audit=false', '--fund=false', '--bin-links=false', '--loglevel=error', tarball],
+		[
+			'install',
+			'--omit=peer',
+			'--ignore-scripts',
+			'--prefer-offline',
+			'--package-lock=false',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--loglevel=error',
+			tarball,
+		],
 		{ cwd: nodesDir, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 }
@@ -79,7 +124,7 @@ export function installCommunityPackage(userFolder: string, tarball: string): vo
  * n8n only logs `Failed to load package` and goes on without our types; loading each declared node and
  * credential here (with n8n's own n8n-workflow) gives the actual error instead.
  */
-export function checkPackageLoads(userFolder: string): void {
+export function checkPackageLoads(userFolder: string, n8n: N8nRelease = N8N_2): void {
 	const dir = join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 	const script = `
 		const { join } = require('node:path');
@@ -89,10 +134,15 @@ export function checkPackageLoads(userFolder: string): void {
 			for (const Type of Object.values(exported)) if (typeof Type === 'function') new Type();
 		}`;
 	try {
-		execFileSync(node24(), ['-e', script], { env: { ...node24Env(), NODE_PATH: join(N8N_DIR, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'] });
+		execFileSync(node24(), ['-e', script], {
+			env: { ...node24Env(), NODE_PATH: join(n8n.dir, 'node_modules') },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 	} catch (error) {
 		const stderr = String((error as { stderr?: Buffer }).stderr ?? error);
-		throw new Error(`${PACKAGE_NAME} would not load in n8n (is the build broken?):\n${stderr.split('\n').slice(0, 12).join('\n')}`);
+		throw new Error(
+			`${PACKAGE_NAME} would not load in n8n (is the build broken?):\n${stderr.split('\n').slice(0, 12).join('\n')}`,
+		);
 	}
 }
 
@@ -115,11 +165,15 @@ export interface StartOptions {
 	env?: Record<string, string>;
 	/** Print n8n's output here instead of only into `<user folder>/n8n.log`. */
 	inheritOutput?: boolean;
-	/** Seconds to wait for /healthz/readiness. */
+	/** Seconds to wait for /healthz/readiness and /rest/settings. */
 	readyTimeout?: number;
+	/** Which installed n8n to run (`ensureN8n({ release })` first); n8n 2.x unless told. */
+	n8n?: N8nRelease;
 }
 
 export interface N8nInstance {
+	/** The n8n it runs. */
+	n8n: N8nRelease;
 	url: string;
 	port: number;
 	userFolder: string;
@@ -143,9 +197,16 @@ export interface N8nInstance {
 	 * The editor's "Test" of a saved credential (2.41 requires its id), with `data` as edited in the form (n8n
 	 * merges it over the stored values), or the saved values as the form shows them when omitted.
 	 */
-	testCredential(id: string, type: string, data?: Record<string, unknown>): Promise<{ status: string; message: string }>;
+	testCredential(
+		id: string,
+		type: string,
+		data?: Record<string, unknown>,
+	): Promise<{ status: string; message: string }>;
 	/** Creates a workflow through the public API (only the fields it accepts); returns its id. */
-	importWorkflow(workflow: WorkflowFile, credentialIds?: Record<string, { id: string; name: string }>): Promise<string>;
+	importWorkflow(
+		workflow: WorkflowFile,
+		credentialIds?: Record<string, { id: string; name: string }>,
+	): Promise<string>;
 	activateWorkflow(id: string): Promise<void>;
 	/** Runs a saved workflow with `n8n execute` in a second process (uses the same database). */
 	executeWithCli(id: string): Promise<any>;
@@ -158,13 +219,22 @@ export interface N8nInstance {
 
 export interface WorkflowFile {
 	name: string;
-	nodes: { type: string; credentials?: Record<string, { id: string; name: string }>; [key: string]: unknown }[];
+	nodes: {
+		type: string;
+		credentials?: Record<string, { id: string; name: string }>;
+		[key: string]: unknown;
+	}[];
 	connections: unknown;
 	settings?: Record<string, unknown>;
 	[key: string]: unknown;
 }
 
-async function http(url: string, method: string, headers: Record<string, string>, json?: unknown): Promise<HttpAnswer> {
+async function http(
+	url: string,
+	method: string,
+	headers: Record<string, string>,
+	json?: unknown,
+): Promise<HttpAnswer> {
 	const res = await fetch(url, {
 		method,
 		headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -177,12 +247,20 @@ async function http(url: string, method: string, headers: Record<string, string>
 }
 
 function expectOk<T>(answer: HttpAnswer<T>, what: string): T {
-	if (answer.status >= 300) throw new Error(`${what}: HTTP ${answer.status} ${typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)}`);
+	if (answer.status >= 300)
+		throw new Error(
+			`${what}: HTTP ${answer.status} ${typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)}`,
+		);
 	return answer.body;
 }
 
 /** The environment that runs n8n quietly on loopback (see the notes on running n8n here). */
-export function n8nEnv(userFolder: string, port: number, brokerPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function n8nEnv(
+	userFolder: string,
+	port: number,
+	brokerPort: number,
+	extra: Record<string, string> = {},
+): NodeJS.ProcessEnv {
 	const env = node24Env({
 		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
@@ -231,10 +309,22 @@ interface SpawnedN8n {
 }
 
 /** `n8n <command>` in its own process group, its output appended to `logFile` (or inherited). */
-function spawnN8n(command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessEnv, logFile: string, inheritOutput = false): SpawnedN8n {
+function spawnN8n(
+	n8n: N8nRelease,
+	command: 'start' | 'worker',
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+	logFile: string,
+	inheritOutput = false,
+): SpawnedN8n {
 	const logFd = openSync(logFile, 'a');
-	const args = command === 'worker' ? [N8N_BIN, 'worker', '--concurrency=2'] : [N8N_BIN, command];
-	const child = spawn(node24(), args, { cwd, env, detached: true, stdio: ['ignore', inheritOutput ? 'inherit' : logFd, inheritOutput ? 'inherit' : logFd] });
+	const args = command === 'worker' ? [n8n.bin, 'worker', '--concurrency=2'] : [n8n.bin, command];
+	const child = spawn(node24(), args, {
+		cwd,
+		env,
+		detached: true,
+		stdio: ['ignore', inheritOutput ? 'inherit' : logFd, inheritOutput ? 'inherit' : logFd],
+	});
 	closeSync(logFd);
 	let exited = false;
 	if (child.pid) running.add(child.pid);
@@ -272,14 +362,20 @@ function spawnN8n(command: 'start' | 'worker', cwd: string, env: NodeJS.ProcessE
 
 /** Starts n8n and waits until it is ready. The owner and API key are created by `setupOwner`/`createApiKey`. */
 export async function startN8n(options: StartOptions = {}): Promise<N8nInstance> {
-	if (!existsSync(N8N_BIN)) throw new Error(`n8n is not installed: run \`npx tsx scripts/n8n/install.ts\` first (${N8N_BIN} is missing)`);
+	const n8n = options.n8n ?? N8N_2;
+	if (!existsSync(n8n.bin)) {
+		const line = n8n === N8N_2 ? '' : ` ${n8n.version.split('.')[0]}`;
+		throw new Error(
+			`n8n ${n8n.version} is not installed: run \`npx tsx scripts/n8n/install.ts${line}\` first (${n8n.bin} is missing)`,
+		);
+	}
 	const ownFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), 'fieldops-n8n-'));
 	mkdirSync(userFolder, { recursive: true });
 	try {
 		if (options.tarball !== false) {
 			installCommunityPackage(userFolder, options.tarball ?? process.env.FIELDOPS_TARBALL ?? packPackage());
-			checkPackageLoads(userFolder);
+			checkPackageLoads(userFolder, n8n);
 		}
 	} catch (error) {
 		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
@@ -289,7 +385,14 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const port = options.port ?? (await freePort());
 	const env = n8nEnv(userFolder, port, await freePort(), options.env);
 	const started = Date.now();
-	const n8nProcess = spawnN8n('start', userFolder, env, join(userFolder, 'n8n.log'), options.inheritOutput);
+	const n8nProcess = spawnN8n(
+		n8n,
+		'start',
+		userFolder,
+		env,
+		join(userFolder, 'n8n.log'),
+		options.inheritOutput,
+	);
 	const { child, logTail } = n8nProcess;
 	const exited = () => n8nProcess.exited;
 	const url = `http://localhost:${port}`;
@@ -311,8 +414,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			throw new Error(`n8n was not ready after ${options.readyTimeout ?? 120} s:\n${tail}`);
 		}
 		try {
+			// n8n 1.x answers readiness once its database is migrated, before its REST API is mounted (POST
+			// /rest/owner/setup then gets Express's 404): ready means the public settings answer too.
 			const res = await fetch(`${url}/healthz/readiness`);
-			if (res.status === 200) break;
+			if (res.status === 200 && (await fetch(`${url}/rest/settings`)).status === 200) break;
 		} catch {
 			// Not listening yet.
 		}
@@ -320,6 +425,7 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	}
 
 	const instance: N8nInstance = {
+		n8n,
 		url,
 		port,
 		userFolder,
@@ -330,11 +436,15 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			const headers: Record<string, string> = { 'browser-id': BROWSER_ID };
 			if (instance.cookie) headers.cookie = instance.cookie;
 			const answer = await http(`${url}/rest${path}`, method, headers, json);
-			if (answer.body && typeof answer.body === 'object' && 'data' in answer.body) answer.body = answer.body.data;
+			if (answer.body && typeof answer.body === 'object' && 'data' in answer.body)
+				answer.body = answer.body.data;
 			return answer;
 		},
 		async get(path) {
-			return http(`${url}${path}`, 'GET', { 'browser-id': BROWSER_ID, ...(instance.cookie ? { cookie: instance.cookie } : {}) });
+			return http(`${url}${path}`, 'GET', {
+				'browser-id': BROWSER_ID,
+				...(instance.cookie ? { cookie: instance.cookie } : {}),
+			});
 		},
 		async api(method, path, json) {
 			if (!instance.apiKey) throw new Error('No API key yet: call createApiKey() first');
@@ -344,7 +454,12 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 			let answer = await http(`${url}/rest/owner/setup`, 'POST', { 'browser-id': BROWSER_ID }, OWNER);
 			if (answer.status >= 300) {
 				// A kept user folder already has its owner.
-				answer = await http(`${url}/rest/login`, 'POST', { 'browser-id': BROWSER_ID }, { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+				answer = await http(
+					`${url}/rest/login`,
+					'POST',
+					{ 'browser-id': BROWSER_ID },
+					{ emailOrLdapLoginId: OWNER.email, password: OWNER.password },
+				);
 			}
 			expectOk(answer, 'owner set-up / login');
 			const cookie = answer.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
@@ -354,27 +469,42 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		async createApiKey() {
 			const scopes = expectOk(await instance.rest<string[]>('GET', '/api-keys/scopes'), 'API key scopes');
 			const created = expectOk(
-				await instance.rest('POST', '/api-keys', { label: `fieldops-${Date.now()}`, scopes, expiresAt: null }),
+				await instance.rest('POST', '/api-keys', {
+					label: `fieldops-${Date.now()}`,
+					scopes,
+					expiresAt: null,
+				}),
 				'API key creation',
 			);
 			instance.apiKey = (created.rawApiKey ?? created.apiKey) as string;
 			return instance.apiKey;
 		},
 		async createCredential(name, type, data) {
-			const created = expectOk(await instance.rest('POST', '/credentials', { name, type, data }), 'credential creation');
+			const created = expectOk(
+				await instance.rest('POST', '/credentials', { name, type, data }),
+				'credential creation',
+			);
 			return created.id as string;
 		},
 		async testCredential(id, type, data) {
 			// Without edits, send what the editor's form holds: the stored values with secrets redacted (n8n
 			// puts them back). Sending no data at all fails in 2.41.1 for OAuth2 ("reading 'accessToken'").
-			const form = data ?? expectOk(await instance.rest('GET', `/credentials/${id}?includeData=true`), `credential ${id}`).data;
-			return expectOk(await instance.rest('POST', '/credentials/test', { credentials: { id, type, data: form } }), 'credential test');
+			const form =
+				data ??
+				expectOk(await instance.rest('GET', `/credentials/${id}?includeData=true`), `credential ${id}`).data;
+			return expectOk(
+				await instance.rest('POST', '/credentials/test', { credentials: { id, type, data: form } }),
+				'credential test',
+			);
 		},
 		async importWorkflow(workflow, credentialIds = {}) {
 			const nodes = workflow.nodes.map((node) => {
 				if (!node.credentials) return node;
 				const credentials = Object.fromEntries(
-					Object.entries(node.credentials).map(([credType, ref]) => [credType, credentialIds[credType] ?? ref]),
+					Object.entries(node.credentials).map(([credType, ref]) => [
+						credType,
+						credentialIds[credType] ?? ref,
+					]),
 				);
 				return { ...node, credentials };
 			});
@@ -395,7 +525,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		async executeWithCli(id) {
 			const cliEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 			const out = await new Promise<string>((resolveRun, reject) => {
-				const cli = spawn(node24(), [N8N_BIN, 'execute', `--id=${id}`, '--rawOutput'], { cwd: userFolder, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+				const cli = spawn(node24(), [n8n.bin, 'execute', `--id=${id}`, '--rawOutput'], {
+					cwd: userFolder,
+					env: cliEnv,
+					stdio: ['ignore', 'pipe', 'pipe'],
+				});
 				let stdout = '';
 				let stderr = '';
 				cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -405,7 +539,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 					// Measured here: `n8n execute` 2.41.1 sometimes segfaults while shutting down, after printing the
 					// complete run data; that run counts when its JSON is complete.
 					if (code === 0 || (signal === 'SIGSEGV' && runData(stdout) !== undefined)) resolveRun(stdout);
-					else reject(new Error(`n8n execute --id=${id} failed (exit ${code ?? signal}):\n${stdout}\n${stderr}`));
+					else
+						reject(
+							new Error(`n8n execute --id=${id} failed (exit ${code ?? signal}):\n${stdout}\n${stderr}`),
+						);
 				});
 			});
 			const data = runData(out);
@@ -415,12 +552,24 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		async latestExecution(workflowId, timeoutMs = 30_000) {
 			const until = Date.now() + timeoutMs;
 			for (;;) {
-				const list = expectOk(await instance.api('GET', `/executions?workflowId=${workflowId}&limit=1`), 'executions');
-				const [latest] = (list.data ?? []) as { id: string; finished: boolean; stoppedAt?: string | null; status?: string }[];
+				const list = expectOk(
+					await instance.api('GET', `/executions?workflowId=${workflowId}&limit=1`),
+					'executions',
+				);
+				const [latest] = (list.data ?? []) as {
+					id: string;
+					finished: boolean;
+					stoppedAt?: string | null;
+					status?: string;
+				}[];
 				if (latest && latest.stoppedAt) {
-					return expectOk(await instance.api('GET', `/executions/${latest.id}?includeData=true`), `execution ${latest.id}`);
+					return expectOk(
+						await instance.api('GET', `/executions/${latest.id}?includeData=true`),
+						`execution ${latest.id}`,
+					);
 				}
-				if (Date.now() > until) throw new Error(`No finished execution of workflow ${workflowId} after ${timeoutMs} ms`);
+				if (Date.now() > until)
+					throw new Error(`No finished execution of workflow ${workflowId} after ${timeoutMs} ms`);
 				await new Promise((r) => setTimeout(r, 250));
 			}
 		},
@@ -443,11 +592,15 @@ export interface N8nWorker {
  * encryption key and Redis, so it loads the same community packages). Resolves once the worker is ready.
  */
 export async function startWorker(main: N8nInstance, readySeconds = 90): Promise<N8nWorker> {
-	const env = { ...main.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), QUEUE_HEALTH_CHECK_PORT: String(await freePort()) };
+	const env = {
+		...main.env,
+		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
+	};
 	const logFile = join(main.userFolder, 'worker.log');
 	// A fresh log: readiness is read from it.
 	writeFileSync(logFile, '');
-	const worker = spawnN8n('worker', main.userFolder, env, logFile);
+	const worker = spawnN8n(main.n8n, 'worker', main.userFolder, env, logFile);
 	const { logTail, stop } = worker;
 	const until = Date.now() + readySeconds * 1000;
 	// n8n 2.41.1 prints this once the worker listens to the queue.
@@ -455,7 +608,9 @@ export async function startWorker(main: N8nInstance, readySeconds = 90): Promise
 		if (worker.exited || Date.now() > until) {
 			const tail = logTail();
 			await stop();
-			throw new Error(`n8n worker ${worker.exited ? 'exited' : `was not ready after ${readySeconds} s`}:\n${tail}`);
+			throw new Error(
+				`n8n worker ${worker.exited ? 'exited' : `was not ready after ${readySeconds} s`}:\n${tail}`,
+			);
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
@@ -479,6 +634,7 @@ export function nodeOutput(execution: any, nodeName: string): Record<string, unk
 	const runData = execution?.data?.resultData?.runData ?? execution?.resultData?.runData;
 	const run = runData?.[nodeName]?.[0];
 	if (!run) throw new Error(`No run data for node "${nodeName}"`);
-	if (run.error) throw new Error(`Node "${nodeName}" failed: ${run.error.message ?? JSON.stringify(run.error)}`);
+	if (run.error)
+		throw new Error(`Node "${nodeName}" failed: ${run.error.message ?? JSON.stringify(run.error)}`);
 	return ((run.data?.main?.[0] ?? []) as { json: Record<string, unknown> }[]).map((item) => item.json);
 }

@@ -1,0 +1,139 @@
+/**
+ * The two programs the end-to-end tests need from the system: Redis (queue mode) and Chromium (the editor test).
+ * `ensureSystemPackages()` finds them; when one is missing and this runs as root on Debian, it installs it from
+ * Debian's packages and says so; otherwise it fails with the one command to run. No registry package ships a
+ * Redis server or a Chromium that runs here without a download of its own, hence Debian's packages.
+ *
+ * `REDIS_SERVER` and `CHROMIUM_PATH` point at other binaries (as in the tests themselves).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+export interface SystemProgram {
+	/** What it is called in messages. */
+	name: string;
+	/** The Debian package that provides it. */
+	debianPackage: string;
+	/** Which test needs it. */
+	why: string;
+	/** The command or path the tests use. */
+	binary: string;
+	/** Its version line, or undefined when it is missing. */
+	version(): string | undefined;
+}
+
+function versionOf(binary: string, args: string[]): string | undefined {
+	const run = spawnSync(binary, args, { encoding: 'utf8', timeout: 30_000 });
+	if (run.error || run.status !== 0) return undefined;
+	return run.stdout.trim().split('\n')[0];
+}
+
+export function systemPrograms(env: NodeJS.ProcessEnv = process.env): SystemProgram[] {
+	const redis = env.REDIS_SERVER ?? 'redis-server';
+	const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+	return [
+		{
+			name: 'Redis',
+			debianPackage: 'redis-server',
+			why: 'queue mode (test/e2e/queue.test.ts)',
+			binary: redis,
+			version: () => versionOf(redis, ['--version']),
+		},
+		{
+			name: 'Chromium',
+			debianPackage: 'chromium',
+			why: 'the editor test (test/e2e/editor.test.ts)',
+			binary: chromium,
+			// `chromium --version` starts the browser's wrapper script: checking the file first keeps a missing one fast.
+			version: () => (existsSync(chromium) ? versionOf(chromium, ['--version']) : undefined),
+		},
+	];
+}
+
+export type Plan =
+	| { action: 'none' }
+	| { action: 'install'; packages: string[]; commands: string[][] }
+	| { action: 'fail'; packages: string[]; command: string; reason: string };
+
+/** The command a user runs to install Debian packages (with sudo when not root). */
+export const aptCommand = (packages: string[], root: boolean) =>
+	`${root ? '' : 'sudo '}apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+
+/** What to do about the missing packages: nothing, install them with apt (root on Debian), or fail with the command. */
+export function planSystemPackages(missing: string[], machine: { root: boolean; apt: boolean }): Plan {
+	if (missing.length === 0) return { action: 'none' };
+	if (machine.root && machine.apt) {
+		// Waits for another apt (another engineer's test run) instead of failing on its lock.
+		const lock = ['-o', 'DPkg::Lock::Timeout=600'];
+		return {
+			action: 'install',
+			packages: missing,
+			commands: [
+				['apt-get', ...lock, 'update', '-qq'],
+				['apt-get', ...lock, 'install', '-y', '-qq', '--no-install-recommends', ...missing],
+			],
+		};
+	}
+	const reason = machine.apt
+		? 'installing Debian packages needs root'
+		: 'this is not a Debian-like system (no apt-get)';
+	const command = machine.apt
+		? aptCommand(missing, machine.root)
+		: `install ${missing.join(' and ')} with your system's package manager, or set REDIS_SERVER / CHROMIUM_PATH`;
+	return { action: 'fail', packages: missing, command, reason };
+}
+
+/** Finds Redis and Chromium, installs the missing ones when it can; throws with the command to run when it cannot. */
+export function ensureSystemPackages(log: (line: string) => void = console.log): void {
+	const programs = systemPrograms();
+	const missing = programs.filter((program) => program.version() === undefined);
+	const root = typeof process.getuid === 'function' && process.getuid() === 0;
+	const apt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+	const plan = planSystemPackages(
+		missing.map((program) => program.debianPackage),
+		{ root, apt },
+	);
+	if (plan.action === 'fail') {
+		const list = missing
+			.map((program) => `${program.name} (${program.binary}) for ${program.why}`)
+			.join(' and ');
+		throw new Error(`The end-to-end tests need ${list}, and ${plan.reason}. Run:\n\n  ${plan.command}\n`);
+	}
+	if (plan.action === 'install') {
+		log(
+			`The end-to-end tests need ${missing.map((program) => `${program.name} for ${program.why}`).join(' and ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`,
+		);
+		log(
+			`Installing the Debian package${plan.packages.length > 1 ? 's' : ''} ${plan.packages.join(' and ')} (running as root): ${plan.commands.map((c) => c.join(' ')).join(' && ')}`,
+		);
+		const started = Date.now();
+		for (const [command, ...args] of plan.commands) {
+			const run = spawnSync(command, args, {
+				stdio: 'inherit',
+				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			});
+			if (run.status !== 0)
+				throw new Error(
+					`\`${command} ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install them yourself: ${aptCommand(plan.packages, root)}`,
+				);
+		}
+		log(`Installed ${plan.packages.join(' and ')} in ${Math.round((Date.now() - started) / 1000)} s.`);
+	}
+	for (const program of programs) {
+		const version = program.version();
+		if (version === undefined)
+			throw new Error(
+				`${program.name} is still missing at ${program.binary} after installing ${program.debianPackage}`,
+			);
+		log(`${program.name}: ${version} (${program.binary})`);
+	}
+}
+
+if (require.main === module) {
+	try {
+		ensureSystemPackages();
+	} catch (error) {
+		console.error(error instanceof Error ? error.message : error);
+		process.exit(1);
+	}
+}

@@ -1,0 +1,228 @@
+/**
+ * The compatibility smoke test, the same for every n8n line: the packed package installed into that n8n as a
+ * community package, then against the sandbox the credential test through n8n's REST API, Project → Get Many, a
+ * Report with Return All, a document upload, and the trigger activated once. `test/compat/n8n-1.test.ts` runs it
+ * on n8n 1.x (`npm run test:compat`), `test/e2e/smoke.test.ts` on n8n 2.x (`npm run test:e2e`).
+ */
+import { randomUUID } from 'node:crypto';
+
+import { readFeed } from '../helpers/reporting';
+import { call, tokenFor, useSandbox } from '../helpers/sandbox';
+import type { N8nRelease } from '../../scripts/n8n/install';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	TRIGGER_NODE_TYPE,
+	nodeOutput,
+	startN8n,
+	type N8nInstance,
+	type WorkflowFile,
+} from '../../scripts/n8n/run';
+import {
+	administrator,
+	callWebhook,
+	projectsWorkflow,
+	sandboxCredentialData,
+	sandboxProjectIds,
+} from '../e2e/fixtures';
+
+const DAY = 86_400_000;
+
+/** A production webhook that answers with every item of the last node, then `node`. */
+function webhookWorkflow(name: string, path: string, node: Record<string, unknown>): WorkflowFile {
+	return {
+		name,
+		nodes: [
+			{
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: path,
+				parameters: {
+					httpMethod: 'POST',
+					path,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+					options: {},
+				},
+			},
+			{ id: 'field-ops', name: 'Field Ops', type: NODE_TYPE, typeVersion: 1, position: [260, 0], ...node },
+		],
+		connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Posts to the webhook and returns the items it answered with (fails with n8n's answer otherwise). */
+async function run(n8n: N8nInstance, path: string, body?: string | FormData): Promise<Record<string, any>[]> {
+	const answer = await callWebhook(n8n, path, body);
+	const text = await answer.text();
+	expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({
+		status: 200,
+		text: '',
+	});
+	return JSON.parse(text) as Record<string, any>[];
+}
+
+export function smokeTest(release: N8nRelease): void {
+	describe(`n8n-nodes-fieldops on n8n ${release.version}`, () => {
+		const sb = useSandbox();
+		let n8n: N8nInstance;
+		let credential: { id: string; name: string };
+
+		beforeAll(async () => {
+			n8n = await startN8n({ n8n: release });
+			await n8n.setupOwner();
+			await n8n.createApiKey();
+			const name = 'Field Ops account';
+			credential = {
+				id: await n8n.createCredential(name, CREDENTIAL_TYPE, sandboxCredentialData(sb())),
+				name,
+			};
+		}, 180_000);
+
+		afterAll(async () => {
+			await n8n?.stop();
+		});
+
+		/** Adds n8n's own log to a failure, where the cause usually is. */
+		const step = (name: string, fn: () => Promise<void>) =>
+			it(name, async () => {
+				try {
+					await fn();
+				} catch (error) {
+					throw new Error(
+						`${error instanceof Error ? error.message : String(error)}\n--- n8n ${release.version} log ---\n${n8n?.logTail(30) ?? ''}`,
+					);
+				}
+			});
+
+		step('is this n8n version, and loads the node, the trigger and the credential', async () => {
+			const settings = await n8n.rest<{ versionCli: string }>('GET', '/settings');
+			expect(settings.body.versionCli).toBe(release.version);
+			const nodes = (await n8n.get<{ name: string }[]>('/types/nodes.json')).body.map((n) => n.name);
+			expect(nodes).toEqual(expect.arrayContaining([NODE_TYPE, TRIGGER_NODE_TYPE]));
+			const credentials = (await n8n.get<{ name: string }[]>('/types/credentials.json')).body.map(
+				(c) => c.name,
+			);
+			expect(credentials).toContain(CREDENTIAL_TYPE);
+		});
+
+		step(
+			'tests the credential through the REST API: OK with the client, Error with a wrong secret',
+			async () => {
+				expect(await n8n.testCredential(credential.id, CREDENTIAL_TYPE)).toMatchObject({ status: 'OK' });
+				const wrong = await n8n.createCredential(
+					'Field Ops (wrong secret)',
+					CREDENTIAL_TYPE,
+					sandboxCredentialData(sb(), { clientSecret: 'wrong-secret' }),
+				);
+				expect((await n8n.testCredential(wrong, CREDENTIAL_TYPE)).status).toBe('Error');
+			},
+		);
+
+		step('Project → Get Many returns the company’s projects', async () => {
+			const path = randomUUID();
+			const id = await n8n.importWorkflow(projectsWorkflow('Smoke: projects', credential, path));
+			await n8n.activateWorkflow(id);
+			const expected = await sandboxProjectIds(sb());
+			expect(expected.length).toBeGreaterThan(0);
+			expect((await run(n8n, path)).map((p) => p.id).sort()).toEqual(expected);
+		});
+
+		step('a Report with Return All returns every time registration of the window', async () => {
+			const from = new Date(Date.now() - 60 * DAY).toISOString();
+			const to = new Date().toISOString();
+			const path = randomUUID();
+			const parameters = {
+				resource: 'report',
+				operation: 'timeRegistrations',
+				syncMode: 'window',
+				fromDateTime: from,
+				toDateTime: to,
+				returnAll: true,
+			};
+			const workflow = webhookWorkflow('Smoke: report', path, {
+				parameters,
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			});
+			const id = await n8n.importWorkflow(workflow);
+			await n8n.activateWorkflow(id);
+			const records = await run(n8n, path);
+			const expected = await readFeed(sb(), '/v1/time-registrations', { FromDateTime: from, ToDateTime: to });
+			expect(expected.length).toBeGreaterThan(0);
+			expect(records.map((r) => r.id).sort()).toEqual(expected.map((r) => r.id).sort());
+		});
+
+		step('uploads a document to a project', async () => {
+			const token = await tokenFor(sb(), administrator(sb()).clientId);
+			const project = (await call<{ id: string }[]>(sb().coreUrl, '/api/v4/integration/projects', { token }))
+				.body[0];
+			const path = randomUUID();
+			const fileName = `smoke-${release.version}.pdf`;
+			const parameters = {
+				resource: 'document',
+				operation: 'upload',
+				documentTarget: 'project',
+				project: { __rl: true, mode: 'id', value: project.id },
+				binarySource: 'all',
+				options: { section: 'Smoke' },
+			};
+			const workflow = webhookWorkflow('Smoke: upload', path, {
+				parameters,
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			});
+			const id = await n8n.importWorkflow(workflow);
+			await n8n.activateWorkflow(id);
+			const form = new FormData();
+			form.append('file', new Blob([`%PDF-1.4 ${release.version}`], { type: 'application/pdf' }), fileName);
+			const [result] = await run(n8n, path, form);
+			expect(result).toMatchObject({ successful: true, section: 'Smoke' });
+			expect(result.files.map((f: { name: string }) => f.name)).toEqual([fileName]);
+			// The service lists it on the project's page.
+			const pages = await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, {
+				token,
+			});
+			expect(JSON.stringify(pages.body)).toContain(fileName);
+		});
+
+		step('activates the trigger: its first poll emits every existing incident once', async () => {
+			const workflow: WorkflowFile = {
+				name: 'Smoke: trigger',
+				nodes: [
+					{
+						id: 'trigger',
+						name: 'New incident',
+						type: TRIGGER_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {
+							pollTimes: { item: [{ mode: 'everyHour' }] },
+							feed: 'incidentRegistrations',
+							events: ['new'],
+							startFrom: 'everything',
+							options: {},
+						},
+						credentials: { [CREDENTIAL_TYPE]: credential },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			};
+			const id = await n8n.importWorkflow(workflow);
+			// n8n runs one poll when it activates a polling workflow; the next one is an hour away.
+			await n8n.activateWorkflow(id);
+			const execution = await n8n.latestExecution(id);
+			expect(execution.status).toBe('success');
+			const items = nodeOutput(execution, 'New incident');
+			expect(new Set(items.map((item) => item._event))).toEqual(new Set(['new']));
+			const expected = await readFeed(sb(), '/v1/incident-registrations', {
+				ModifiedSince: '2000-01-01T00:00:00Z',
+			});
+			expect(expected.length).toBeGreaterThan(0);
+			expect(items.map((item) => item.id).sort()).toEqual(expected.map((r) => r.id).sort());
+		});
+	});
+}
