@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_CHUNK_LIMIT, type ReportFeed } from './reports';
-import { apiRequest, type FieldOpsContext } from './transport';
+import { apiRequestFull, type FieldOpsContext } from './transport';
 
 export interface ReportPage {
 	data: IDataObject[];
@@ -19,8 +19,11 @@ export interface ReadOptions {
 	chunkLimit: number;
 	/** Checked after each page: true stops reading (e.g. a Limit was reached). */
 	enough?: () => boolean;
-	/** Called with each page as it arrives, so no page is kept longer than needed. */
-	onPage(page: ReportPage): void | Promise<void>;
+	/**
+	 * Called with each page as it arrives, so no page is kept longer than needed. `serverTime`: the answer's HTTP
+	 * `Date` header in epoch ms (whole seconds), when the server sent one.
+	 */
+	onPage(page: ReportPage, info: { serverTime?: number }): void | Promise<void>;
 	itemIndex?: number;
 }
 
@@ -41,7 +44,7 @@ export async function readReportPages(
 	let token: string | undefined;
 	let requests = 0;
 	do {
-		const page = await apiRequest<ReportPage>(context, {
+		const response = await apiRequestFull(context, {
 			api: 'reporting',
 			method: 'GET',
 			url: feed.path,
@@ -51,7 +54,12 @@ export async function readReportPages(
 			retries: PAGE_RETRIES,
 		});
 		requests++;
-		await options.onPage({ ...page, data: page.data ?? [] });
+		const page = (response.body ?? {}) as ReportPage;
+		const serverTime = Date.parse(String(response.headers?.date));
+		await options.onPage(
+			{ ...page, data: page.data ?? [] },
+			{ serverTime: Number.isNaN(serverTime) ? undefined : serverTime },
+		);
 		token = page.continuationToken || undefined;
 	} while (token && !options.enough?.());
 	return requests;
