@@ -60,7 +60,7 @@ async function handle(
 					return;
 				}
 				if (fault.status) {
-					send(res, { status: fault.status, json: fault.body ?? { message: `Injected fault (${fault.status})` }, headers: fault.headers });
+					send(res, { status: fault.status, json: fault.body ?? { message: `Injected fault (${fault.status})` }, headers: fault.headers }, sandbox);
 					return;
 				}
 			}
@@ -78,12 +78,13 @@ async function handle(
 	if (reply.status === 401) sandbox.stats.unauthorized += 1;
 	// Drain what the handler did not read, so the connection can be reused.
 	if (!req.readableEnded) req.resume();
-	send(res, reply);
+	send(res, reply, sandbox);
 }
 
-function send(res: ServerResponse, reply: Reply): void {
+function send(res: ServerResponse, reply: Reply, sandbox: Sandbox): void {
 	if (res.headersSent || res.destroyed) return;
-	const headers: Record<string, string> = { ...reply.headers };
+	// Every answer is dated by the sandbox's virtual clock, as a service dates its answers by its own clock.
+	const headers: Record<string, string> = { Date: sandbox.clock.now().toUTCString(), ...reply.headers };
 	let body: Buffer | string | undefined = reply.body;
 	if (reply.json !== undefined) {
 		body = JSON.stringify(reply.json);
