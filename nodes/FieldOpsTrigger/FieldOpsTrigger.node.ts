@@ -12,7 +12,19 @@ import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery, reportFiltersProperty } from '../FieldOps/shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
 import { searchProjects } from '../FieldOps/listSearch';
-import { advance, modifiedSince, newestForTest, readState, startState, type CursorOptions, type StartFrom, type TriggerEvent } from './cursor';
+import {
+	applyRead,
+	beginPoll,
+	newestForTest,
+	planRead,
+	queryOf,
+	readState,
+	startState,
+	type CursorOptions,
+	type ReadResult,
+	type StartFrom,
+	type TriggerEvent,
+} from './cursor';
 import { cursorFeed } from './feeds';
 
 type Row = Record<string, unknown>;
@@ -29,16 +41,27 @@ interface TriggerOptions {
 	roadReferenceTimeoutSeconds?: number;
 }
 
-async function readAll(context: IPollFunctions, feed: ReportFeed, query: IDataObject): Promise<Row[]> {
+/** One read: pages until the last, or until `stopAfter` records arrived; with the service's time. */
+async function read(
+	context: IPollFunctions,
+	feed: ReportFeed,
+	query: IDataObject,
+	plan: { chunkLimit: number; stopAfter?: number },
+): Promise<ReadResult<Row>> {
 	const records: Row[] = [];
+	const result: ReadResult<Row> = { records, complete: true };
 	await readReportPages(context, feed, {
 		query,
-		chunkLimit: MAX_CHUNK_LIMIT,
-		onPage: (page) => {
+		chunkLimit: plan.chunkLimit,
+		enough: () => plan.stopAfter !== undefined && records.length >= plan.stopAfter,
+		onPage: (page, { serverTime }) => {
 			for (const record of page.data) records.push(record);
+			result.complete = !page.continuationToken;
+			result.serverTime ??= serverTime;
+			result.lastServerTime = serverTime ?? result.lastServerTime;
 		},
 	});
-	return records;
+	return result;
 }
 
 /**
@@ -54,7 +77,9 @@ function awaitingRoadReference(now: number, timeoutMs: number) {
 		now - Date.parse(String(record.createdDateTime)) < timeoutMs;
 }
 
-const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({ json: { ...record, _event: event } as IDataObject });
+const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({
+	json: { ...record, _event: event } as IDataObject,
+});
 
 export class FieldOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -76,7 +101,11 @@ export class FieldOpsTrigger implements INodeType {
 				name: 'feed',
 				type: 'options',
 				noDataExpression: true,
-				options: REPORT_FEEDS.map((feed) => ({ name: feed.name, value: feed.value, description: `Each new or changed ${feed.record}` })),
+				options: REPORT_FEEDS.map((feed) => ({
+					name: feed.name,
+					value: feed.value,
+					description: `Each new or changed ${feed.record}`,
+				})),
 				default: 'incidentRegistrations',
 			},
 			{
@@ -85,7 +114,11 @@ export class FieldOpsTrigger implements INodeType {
 				type: 'multiOptions',
 				options: [
 					{ name: 'Changed', value: 'changed', description: 'A record that existed before was changed' },
-					{ name: 'Deleted', value: 'deleted', description: 'A record was deleted (only reports that report deletions)' },
+					{
+						name: 'Deleted',
+						value: 'deleted',
+						description: 'A record was deleted (only reports that report deletions)',
+					},
 					{ name: 'New', value: 'new', description: 'A record was created' },
 				],
 				default: ['new', 'changed', 'deleted'],
@@ -106,10 +139,15 @@ export class FieldOpsTrigger implements INodeType {
 				options: [
 					{ name: 'Now', value: 'now', description: 'Only changes made after the workflow is activated' },
 					{ name: 'A Date', value: 'date', description: 'Changes made since a date, then everything new' },
-					{ name: 'Everything', value: 'everything', description: 'Every existing record first (spread over several executions), then everything new' },
+					{
+						name: 'Everything',
+						value: 'everything',
+						description: 'Every existing record first (spread over several executions), then everything new',
+					},
 				],
 				default: 'now',
-				description: 'Where the trigger starts when the workflow is first activated. Changing it later has no effect on a running trigger.',
+				description:
+					'Where the trigger starts when the workflow is first activated. Changing it later has no effect on a running trigger.',
 			},
 			{
 				displayName: 'Start Date',
@@ -133,7 +171,8 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'number',
 						default: 1000,
 						typeOptions: { minValue: 1 },
-						description: 'A backlog (for example "Everything") is worked through over several executions, oldest first, this many at a time',
+						description:
+							'A backlog (for example "Everything") is worked through over several executions, oldest first, this many at a time',
 					},
 					{
 						displayName: 'Re-Read Window (Seconds)',
@@ -141,7 +180,8 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'number',
 						default: 60,
 						typeOptions: { minValue: 0 },
-						description: 'Each poll re-reads this much before the last change seen, so records written late are not missed; what was already emitted is not emitted again',
+						description:
+							'Each poll re-reads this much before the last change seen, so records written late are not missed; what was already emitted is not emitted again',
 					},
 					{
 						displayName: 'Road Reference Timeout (Seconds)',
@@ -158,7 +198,8 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'boolean',
 						default: false,
 						displayOptions: { show: { '/feed': ['images'] } },
-						description: 'Whether to hold back new images with coordinates until Field Ops has filled in their road reference (normally seconds after upload)',
+						description:
+							'Whether to hold back new images with coordinates until Field Ops has filled in their road reference (normally seconds after upload)',
 					},
 				],
 			},
@@ -176,18 +217,32 @@ export class FieldOpsTrigger implements INodeType {
 			maxPerPoll: options.maxPerPoll ?? 1000,
 			overlapMs: (options.overlapSeconds ?? 60) * 1000,
 		};
-		if (cursorOptions.events.length === 0) throw new NodeOperationError(this.getNode(), 'Select at least one event');
+		if (cursorOptions.events.length === 0)
+			throw new NodeOperationError(this.getNode(), 'Select at least one event');
 		const definition = cursorFeed(feed);
 		if (feed.value === 'images' && options.waitForRoadReference) {
-			definition.holdBack = awaitingRoadReference(Date.now(), (options.roadReferenceTimeoutSeconds ?? 60) * 1000);
+			definition.holdBack = awaitingRoadReference(
+				Date.now(),
+				(options.roadReferenceTimeoutSeconds ?? 60) * 1000,
+			);
 		}
-		const query = await reportFilterQuery(this, feed, this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject);
+		const query = await reportFilterQuery(
+			this,
+			feed,
+			this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject,
+		);
 		const now = Date.now();
 
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the newest few records; the trigger's state is never touched.
 			for (const days of TEST_LOOKBACK_DAYS) {
-				const records = await readAll(this, feed, { ...query, ModifiedSince: new Date(now - days * 86_400_000).toISOString() });
+				const since = new Date(now - days * 86_400_000).toISOString();
+				const { records } = await read(
+					this,
+					feed,
+					{ ...query, ModifiedSince: since },
+					{ chunkLimit: MAX_CHUNK_LIMIT },
+				);
 				const newest = newestForTest(records, definition, cursorOptions);
 				if (newest.length > 0 || days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1]) {
 					return newest.length > 0 ? [newest.map(({ event, record }) => toItem(event, record))] : null;
@@ -198,14 +253,35 @@ export class FieldOpsTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node');
 		const startFrom = this.getNodeParameter('startFrom', 'now') as StartFrom['from'];
 		const start: StartFrom =
-			startFrom === 'date' ? { from: 'date', date: Date.parse(this.getNodeParameter('startDate') as string) } : { from: startFrom as 'now' | 'everything' };
-		if (start.from === 'date' && !Number.isFinite(start.date)) throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
-		const state = readState(staticData[STATE_KEY], definition) ?? startState(definition, start, now, cursorOptions);
+			startFrom === 'date'
+				? { from: 'date', date: Date.parse(this.getNodeParameter('startDate') as string) }
+				: { from: startFrom as 'now' | 'everything' };
+		if (start.from === 'date' && !Number.isFinite(start.date))
+			throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
+		let state = readState(staticData[STATE_KEY], definition, cursorOptions);
+		if (!state) {
+			// "Now" is the service's now: it tells its time in the Date header of any answer (one record at most).
+			const asked =
+				start.from === 'now'
+					? await read(
+							this,
+							feed,
+							{ ...query, ModifiedSince: new Date(now).toISOString() },
+							{ chunkLimit: 1, stopAfter: 1 },
+						)
+					: undefined;
+			state = startState(definition, start, asked?.serverTime ?? now, cursorOptions);
+		}
 
-		const records = await readAll(this, feed, { ...query, ModifiedSince: modifiedSince(state, cursorOptions) });
-		const result = advance(state, records, definition, cursorOptions, now);
+		let poll = beginPoll<Row>(state);
+		while (!poll.done) {
+			const plan = planRead(poll, definition, cursorOptions, Date.now());
+			const sentAt = Date.now();
+			const result = await read(this, feed, { ...query, ...queryOf(plan) }, plan);
+			poll = applyRead(poll, plan, result, definition, cursorOptions, sentAt);
+		}
 		// Written last: a poll that failed above leaves the stored state as it was.
-		staticData[STATE_KEY] = result.state as unknown as IDataObject;
-		return result.emit.length > 0 ? [result.emit.map(({ event, record }) => toItem(event, record))] : null;
+		staticData[STATE_KEY] = poll.state as unknown as IDataObject;
+		return poll.emit.length > 0 ? [poll.emit.map(({ event, record }) => toItem(event, record))] : null;
 	}
 }

@@ -23,19 +23,34 @@ describe('example: New incident → notify', () => {
 	});
 
 	it('is a trigger on new incident registrations every minute, connected to the message node', () => {
-		expect(trigger?.parameters).toMatchObject({ feed: 'incidentRegistrations', events: ['new'], pollTimes: { item: [{ mode: 'everyMinute' }] } });
-		expect(trigger?.credentials).toEqual({ fieldOpsOAuth2Api: { id: 'fieldops-sandbox', name: 'Field Ops account' } });
-		expect(workflow.connections[trigger?.name ?? '']).toEqual({ main: [[{ node: message?.name, type: 'main', index: 0 }]] });
+		expect(trigger?.parameters).toMatchObject({
+			feed: 'incidentRegistrations',
+			events: ['new'],
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		});
+		expect(trigger?.credentials).toEqual({
+			fieldOpsOAuth2Api: { id: 'fieldops-sandbox', name: 'Field Ops account' },
+		});
+		expect(workflow.connections[trigger?.name ?? '']).toEqual({
+			main: [[{ node: message?.name, type: 'main', index: 0 }]],
+		});
 	});
 
 	it('emits a new incident once, with every field the message uses', async () => {
 		const name = trigger?.name ?? '';
 		// The harness knows no Send Email node (n8n-nodes-base is not loaded in process); a poll only runs the trigger.
-		const polled: WorkflowJson = { ...workflow, nodes: workflow.nodes.filter((node) => node !== message), connections: {} };
+		const polled: WorkflowJson = {
+			...workflow,
+			nodes: workflow.nodes.filter((node) => node !== message),
+			connections: {},
+		};
 		const first = await harness.poll(polled, name, { staticData: {} });
 		expect(first.items).toEqual([]);
 
-		const created = await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind: 'incident-registrations', action: 'create' } });
+		const created = await call(sb().coreUrl, '/__sandbox/activity', {
+			method: 'POST',
+			json: { kind: 'incident-registrations', action: 'create' },
+		});
 		const [id] = created.body.ids as string[];
 		const next = await harness.poll(polled, name, { staticData: first.staticData });
 		expect(next.items.map((item) => [item.json._event, item.json.id])).toEqual([['new', id]]);
@@ -43,7 +58,9 @@ describe('example: New incident → notify', () => {
 
 		// Every `$json.field` the message node reads is filled in on the emitted item.
 		const incident = next.items[0].json as IDataObject;
-		const fields = [...JSON.stringify(message?.parameters).matchAll(/\$json\.(\w+)/g)].map((match) => match[1]);
+		const fields = [...JSON.stringify(message?.parameters).matchAll(/\$json\.(\w+)/g)].map(
+			(match) => match[1],
+		);
 		expect(fields.length).toBeGreaterThan(3);
 		for (const field of new Set(fields)) {
 			expect([field, incident[field] ?? null]).not.toEqual([field, null]);
