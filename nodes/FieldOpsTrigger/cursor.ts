@@ -132,7 +132,7 @@ export interface Poll<T> {
 
 export const DEFAULT_OVERLAP_MS = 60_000;
 /** Reads per poll at most (window searches, dropped windows); the next poll goes on from the state. */
-export const MAX_READS_PER_POLL = 32;
+const MAX_READS_PER_POLL = 32;
 /** Identities remembered for records without a created time (8 characters each: 32 KB). */
 export const IDENTITY_MEMORY = 4096;
 /** A window is sized to hold this share of the records the poll may still emit. */
