@@ -14,12 +14,15 @@ import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shar
 import { searchProjects } from '../FieldOps/methods';
 import { testFieldOpsCredential } from '../FieldOps/shared/credentialTest';
 import {
-	advance,
-	modifiedSince,
+	applyRead,
+	beginPoll,
 	newestForTest,
+	planRead,
+	queryOf,
 	readState,
 	startState,
 	type CursorOptions,
+	type ReadResult,
 	type StartFrom,
 	type TriggerEvent,
 } from './cursor';
@@ -39,16 +42,27 @@ interface TriggerOptions {
 	roadReferenceTimeoutSeconds?: number;
 }
 
-async function readAll(context: IPollFunctions, feed: ReportFeed, query: IDataObject): Promise<Row[]> {
+/** One read: pages until the last, or until `stopAfter` records arrived; with the service's time. */
+async function read(
+	context: IPollFunctions,
+	feed: ReportFeed,
+	query: IDataObject,
+	plan: { chunkLimit: number; stopAfter?: number },
+): Promise<ReadResult<Row>> {
 	const records: Row[] = [];
+	const result: ReadResult<Row> = { records, complete: true };
 	await readReportPages(context, feed, {
 		query,
-		chunkLimit: MAX_CHUNK_LIMIT,
-		onPage: (page) => {
+		chunkLimit: plan.chunkLimit,
+		enough: () => plan.stopAfter !== undefined && records.length >= plan.stopAfter,
+		onPage: (page, { serverTime }) => {
 			for (const record of page.data) records.push(record);
+			result.complete = !page.continuationToken;
+			result.serverTime ??= serverTime;
+			result.lastServerTime = serverTime ?? result.lastServerTime;
 		},
 	});
-	return records;
+	return result;
 }
 
 /**
@@ -223,10 +237,13 @@ export class FieldOpsTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// "Fetch Test Event": the newest few records; the trigger's state is never touched.
 			for (const days of TEST_LOOKBACK_DAYS) {
-				const records = await readAll(this, feed, {
-					...query,
-					ModifiedSince: new Date(now - days * 86_400_000).toISOString(),
-				});
+				const since = new Date(now - days * 86_400_000).toISOString();
+				const { records } = await read(
+					this,
+					feed,
+					{ ...query, ModifiedSince: since },
+					{ chunkLimit: MAX_CHUNK_LIMIT },
+				);
 				const newest = newestForTest(records, definition, cursorOptions);
 				if (newest.length > 0 || days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1]) {
 					return newest.length > 0 ? [newest.map(({ event, record }) => toItem(event, record))] : null;
@@ -242,16 +259,30 @@ export class FieldOpsTrigger implements INodeType {
 				: { from: startFrom as 'now' | 'everything' };
 		if (start.from === 'date' && !Number.isFinite(start.date))
 			throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
-		const state =
-			readState(staticData[STATE_KEY], definition) ?? startState(definition, start, now, cursorOptions);
+		let state = readState(staticData[STATE_KEY], definition, cursorOptions);
+		if (!state) {
+			// "Now" is the service's now: it tells its time in the Date header of any answer (one record at most).
+			const asked =
+				start.from === 'now'
+					? await read(
+							this,
+							feed,
+							{ ...query, ModifiedSince: new Date(now).toISOString() },
+							{ chunkLimit: 1, stopAfter: 1 },
+						)
+					: undefined;
+			state = startState(definition, start, asked?.serverTime ?? now, cursorOptions);
+		}
 
-		const records = await readAll(this, feed, {
-			...query,
-			ModifiedSince: modifiedSince(state, cursorOptions),
-		});
-		const result = advance(state, records, definition, cursorOptions, now);
+		let poll = beginPoll<Row>(state);
+		while (!poll.done) {
+			const plan = planRead(poll, definition, cursorOptions, Date.now());
+			const sentAt = Date.now();
+			const result = await read(this, feed, { ...query, ...queryOf(plan) }, plan);
+			poll = applyRead(poll, plan, result, definition, cursorOptions, sentAt);
+		}
 		// Written last: a poll that failed above leaves the stored state as it was.
-		staticData[STATE_KEY] = result.state as unknown as IDataObject;
-		return result.emit.length > 0 ? [result.emit.map(({ event, record }) => toItem(event, record))] : null;
+		staticData[STATE_KEY] = poll.state as unknown as IDataObject;
+		return poll.emit.length > 0 ? [poll.emit.map(({ event, record }) => toItem(event, record))] : null;
 	}
 }

@@ -15,8 +15,14 @@ const MODIFIED_FIELD: Record<string, string> = {
 };
 
 /**
- * New vs changed needs the creation time: the spec shows `createdDateTime` on machine registrations and images;
- * the other shapes are not shown, so their `createdDateTime` is used when a record carries one.
+ * Incremental pages come in modification order across the whole read (spec: sync modes); image rows only
+ * within each source (feed, alert, checklist), so images are read in time windows instead.
+ */
+const ORDERED = new Set(['machineRegistrations']);
+
+/**
+ * New vs changed is best told from the creation time: the spec shows `createdDateTime` on machine registrations
+ * and images; the other shapes are not shown, so it is used when a record carries one (else: first seen).
  */
 const CREATED_FIELD = 'createdDateTime';
 
@@ -25,7 +31,9 @@ export function cursorFeed(feed: ReportFeed): Feed<Row> {
 	const modified = MODIFIED_FIELD[feed.value];
 	return {
 		identity: (record) => recordKey(feed, record),
-		...(modified ? { modifiedAt: (record: Row) => parseTimestamp(record[modified]) } : {}),
+		...(modified
+			? { modifiedAt: (record: Row) => parseTimestamp(record[modified]), ordered: ORDERED.has(feed.value) }
+			: {}),
 		createdAt: (record: Row) => parseTimestamp(record[CREATED_FIELD]),
 		...(feed.tombstones ? { isDeleted: (record: Row) => record.isDeleted === true } : {}),
 	};

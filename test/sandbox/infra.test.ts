@@ -158,6 +158,24 @@ describe('control endpoints', () => {
 		expect(set.body.now.startsWith('2030-01-01T00:00:0')).toBe(true);
 	});
 
+	it('dates every answer (records, injected faults, errors) by the virtual clock', async () => {
+		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { now: '2031-05-06T07:08:09.500Z' } });
+		const token = await tokenFor(sb());
+		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/v1/images', status: 503, times: 1 } });
+		const answers = [
+			await call(sb().reportingUrl, '/v1/incident-registrations', { token, query: { ModifiedSince: '2031-01-01T00:00:00Z' } }),
+			await call(sb().reportingUrl, '/v1/images', { token }),
+			await call(sb().coreUrl, '/api/v4/integration/projects/no-such-project', { token }),
+			await call(sb().reportingUrl, '/v1/incident-registrations'),
+		];
+		expect(answers.map((res) => res.status)).toEqual([200, 503, 404, 401]);
+		for (const res of answers) {
+			const date = Date.parse(String(res.headers.date));
+			expect(date).toBeGreaterThanOrEqual(Date.parse('2031-05-06T07:08:09Z'));
+			expect(date).toBeLessThan(Date.parse('2031-05-06T07:09:09Z'));
+		}
+	});
+
 	it('resets the data from a seed, deterministically', async () => {
 		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: { seed: 7 } });
 		const first = [...sb().sandbox.world.projects.keys()];

@@ -96,11 +96,15 @@ async function handle(
 					return;
 				}
 				if (fault.status) {
-					send(res, {
-						status: fault.status,
-						json: fault.body ?? { message: `Injected fault (${fault.status})` },
-						headers: fault.headers,
-					});
+					send(
+						res,
+						{
+							status: fault.status,
+							json: fault.body ?? { message: `Injected fault (${fault.status})` },
+							headers: fault.headers,
+						},
+						sandbox,
+					);
 					return;
 				}
 			}
@@ -125,7 +129,7 @@ async function handle(
 	}
 	// Drain what the handler did not read, so the connection can be reused.
 	if (!req.readableEnded) req.resume();
-	const prepared = prepare(reply);
+	const prepared = prepare(reply, sandbox);
 	// --latency-per-kb: a large answer (a reporting page of 10,000 records) takes longer to arrive.
 	if (!isControl && sandbox.latencyPerKb > 0 && prepared.body !== undefined) {
 		await sleep((Buffer.byteLength(prepared.body) / 1024) * sandbox.latencyPerKb);
@@ -139,8 +143,9 @@ interface Prepared {
 	body?: Buffer | string;
 }
 
-function prepare(reply: Reply): Prepared {
-	const headers: Record<string, string> = { ...reply.headers };
+function prepare(reply: Reply, sandbox: Sandbox): Prepared {
+	// Every answer is dated by the sandbox's virtual clock, as a service dates its answers by its own clock.
+	const headers: Record<string, string> = { Date: sandbox.clock.now().toUTCString(), ...reply.headers };
 	let body: Buffer | string | undefined = reply.body;
 	if (reply.json !== undefined) {
 		body = JSON.stringify(reply.json);
@@ -156,8 +161,8 @@ function write(res: ServerResponse, { status, headers, body }: Prepared): void {
 	res.end(body);
 }
 
-function send(res: ServerResponse, reply: Reply): void {
-	write(res, prepare(reply));
+function send(res: ServerResponse, reply: Reply, sandbox: Sandbox): void {
+	write(res, prepare(reply, sandbox));
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -1,19 +1,31 @@
 import {
-	advance,
+	applyRead,
+	beginPoll,
 	DEFAULT_OVERLAP_MS,
 	fingerprintOf,
-	modifiedSince,
+	IDENTITY_MEMORY,
 	newestForTest,
 	parseTimestamp,
+	planRead,
+	queryOf,
 	readState,
 	startState,
 	type CursorOptions,
 	type CursorState,
 	type Feed,
-	type PollResult,
+	type Poll,
 	type TriggerEvent,
 } from '../../nodes/FieldOpsTrigger/cursor';
-import { deepFreeze, iso, recordFeed, SimulatedFeed, untimedFeed, type Rec } from './simulated-feed';
+import {
+	bareFeed,
+	deepFreeze,
+	iso,
+	recordFeed,
+	runPoll,
+	SimulatedFeed,
+	untimedFeed,
+	type Rec,
+} from './simulated-feed';
 
 const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
 const s = (seconds: number) => T0 + seconds * 1000;
@@ -26,20 +38,40 @@ const options = (overrides: Partial<CursorOptions> = {}): CursorOptions => ({
 });
 
 function rec(id: string, modifiedSec: number, extra: Partial<Rec> = {}): Rec {
-	return { id, createdDateTime: iso(s(modifiedSec)), modifiedDateTime: iso(s(modifiedSec)), rev: 0, note: '', ...extra };
+	return {
+		id,
+		createdDateTime: iso(s(modifiedSec)),
+		modifiedDateTime: iso(s(modifiedSec)),
+		rev: 0,
+		note: '',
+		...extra,
+	};
 }
 
-/** One poll with the state and records deep-frozen: the module must neither mutate them nor depend on it. */
+/**
+ * One read of these records as the whole poll, with the state and records deep-frozen: the module must neither
+ * mutate them nor depend on it. The service's Date header says `serverTime`.
+ */
 function poll<T>(
 	state: CursorState,
 	records: T[],
 	opts: CursorOptions = options(),
 	now = s(10_000),
 	feed: Feed<T> = recordFeed as unknown as Feed<T>,
-): PollResult<T> {
+	serverTime = now,
+): Poll<T> {
 	const before = JSON.stringify(state);
 	const recordsBefore = JSON.stringify(records);
-	const result = advance(deepFreeze(state), deepFreeze(records), feed, opts, now);
+	const started = beginPoll<T>(deepFreeze(state));
+	const plan = planRead(started, feed, opts, now);
+	const result = applyRead(
+		started,
+		plan,
+		{ records: deepFreeze(records), complete: true, serverTime },
+		feed,
+		opts,
+		now,
+	);
 	expect(JSON.stringify(state)).toBe(before);
 	expect(JSON.stringify(records)).toBe(recordsBefore);
 	// The state lives in n8n's static data: it must survive JSON unchanged.
@@ -47,8 +79,30 @@ function poll<T>(
 	return result;
 }
 
-const summary = (result: PollResult<Rec>) => result.emit.map(({ event, record }) => `${event}:${record.id}@${record.rev}`);
-const fromDate = (seconds: number, opts = options()) => startState(recordFeed, { from: 'date', date: s(seconds) }, s(99_999), opts);
+/** Polls served by a simulated feed, dated by its clock; n8n's clock is `skewMs` off. */
+const pollFeed = (
+	state: CursorState,
+	feed: SimulatedFeed,
+	opts: CursorOptions,
+	def: Feed<Rec> = recordFeed,
+	skewMs = 0,
+) =>
+	runPoll(
+		state,
+		(plan) => feed.serve(plan),
+		def,
+		opts,
+		() => feed.clock + skewMs,
+	);
+
+const summary = (result: Poll<Rec>) =>
+	result.emit.map(({ event, record }) => `${event}:${record.id}@${record.rev}`);
+const fromDate = (seconds: number, opts = options()) =>
+	startState(recordFeed, { from: 'date', date: s(seconds) }, s(99_999), opts);
+const since = (state: CursorState, opts = options(), feed: Feed<Rec> = recordFeed) =>
+	queryOf(planRead(beginPoll<Rec>(state), feed, opts, s(10_000))).ModifiedSince;
+const versionCount = (state: CursorState) =>
+	state.seen.reduce((count, [, versions]) => count + versions.length / 16, 0);
 
 describe('timestamps and fingerprints', () => {
 	test('parseTimestamp reads UTC, offsets, 7 fractional digits and treats a missing zone as UTC', () => {
@@ -58,7 +112,8 @@ describe('timestamps and fingerprints', () => {
 		expect(parseTimestamp('2026-11-22T10:00:00+02:00')).toBe(T0);
 		expect(parseTimestamp('2026-11-22')).toBe(Date.UTC(2026, 10, 22));
 		expect(parseTimestamp(T0)).toBe(T0);
-		for (const bad of ['', 'yesterday', null, undefined, {}, Number.NaN]) expect(parseTimestamp(bad)).toBeUndefined();
+		for (const bad of ['', 'yesterday', null, undefined, {}, Number.NaN])
+			expect(parseTimestamp(bad)).toBeUndefined();
 	});
 
 	test('fingerprintOf ignores key order and undefined fields, and changes with any content', () => {
@@ -75,14 +130,21 @@ describe('timestamps and fingerprints', () => {
 });
 
 describe('first activation and the requested ModifiedSince', () => {
-	test('"now" starts one overlap before n8n\'s clock, a date at the date, "everything" at the epoch', () => {
+	test('"now" starts one overlap before the service\'s time, a date at the date, "everything" at the epoch', () => {
 		const opts = options({ overlapMs: 30_000 });
 		const now = startState(recordFeed, { from: 'now' }, s(100), opts);
-		expect(now).toEqual({ version: 1, mode: 'modified', cursor: s(70), floor: s(70), newFrom: s(70), seen: [] });
-		expect(modifiedSince(now, opts)).toBe(iso(s(70) - 1));
-		expect(modifiedSince(fromDate(50, opts), opts)).toBe(iso(s(50) - 1));
+		expect(now).toEqual({
+			version: 2,
+			mode: 'modified',
+			cursor: s(70),
+			horizon: s(70),
+			floor: s(70),
+			seen: [],
+		});
+		expect(since(now, opts)).toBe(iso(s(70) - 1));
+		expect(since(fromDate(50, opts), opts)).toBe(iso(s(50) - 1));
 		const everything = startState(recordFeed, { from: 'everything' }, s(100), opts);
-		expect(modifiedSince(everything, opts)).toBe('1970-01-01T00:00:00.000Z');
+		expect(since(everything, opts)).toBe('1970-01-01T00:00:00.000Z');
 		expect(startState(untimedFeed, { from: 'everything' }, s(100), opts).mode).toBe('polled');
 	});
 
@@ -94,9 +156,9 @@ describe('first activation and the requested ModifiedSince', () => {
 	test('ModifiedSince follows the cursor minus the overlap, but never below the chosen start', () => {
 		const opts = options({ overlapMs: 20_000 });
 		const first = poll(fromDate(100, opts), [rec('a', 110)], opts).state;
-		expect(modifiedSince(first, opts)).toBe(iso(s(100) - 1));
+		expect(since(first, opts)).toBe(iso(s(100) - 1));
 		const second = poll(first, [rec('b', 150)], opts).state;
-		expect(modifiedSince(second, opts)).toBe(iso(s(130) - 1));
+		expect(since(second, opts)).toBe(iso(s(130) - 1));
 	});
 
 	test('records older than the chosen date are never emitted, even if the server returns them', () => {
@@ -105,19 +167,40 @@ describe('first activation and the requested ModifiedSince', () => {
 	});
 
 	test('readState accepts its own JSON and rejects other versions, other modes and garbage', () => {
+		const opts = options();
 		const state = poll(fromDate(0), [rec('a', 5)]).state;
 		const stored = JSON.parse(JSON.stringify(state));
-		expect(readState(stored, recordFeed)).toEqual(state);
-		expect(readState(stored, untimedFeed)).toBeUndefined();
-		expect(readState({ ...stored, version: 2 }, recordFeed)).toBeUndefined();
-		expect(readState({ ...stored, cursor: 'soon' }, recordFeed)).toBeUndefined();
-		expect(readState({ ...stored, seen: [['a', 'f']] }, recordFeed)).toBeUndefined();
-		for (const garbage of [undefined, null, 'x', 42, [], {}]) expect(readState(garbage, recordFeed)).toBeUndefined();
+		expect(readState(stored, recordFeed, opts)).toEqual(state);
+		expect(readState(stored, untimedFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, version: 3 }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, cursor: 'soon' }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, seen: [[5, 'short']] }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, ids: 'odd' }, recordFeed, opts)).toBeUndefined();
+		for (const garbage of [undefined, null, 'x', 42, [], {}])
+			expect(readState(garbage, recordFeed, opts)).toBeUndefined();
+	});
+
+	test('a state stored by version 1 goes on where it was: nothing it emitted comes again', () => {
+		const opts = options({ overlapMs: 10_000 });
+		const a = rec('a', 100);
+		const v1 = {
+			version: 1,
+			mode: 'modified',
+			cursor: s(100),
+			floor: 0,
+			newFrom: s(90),
+			seen: [['a', fingerprintOf(a), s(100)]],
+		};
+		const state = readState(v1, recordFeed, opts) as CursorState;
+		expect(state).toMatchObject({ version: 2, cursor: s(100), horizon: s(90), floor: 0 });
+		expect(since(state, opts)).toBe(iso(s(90) - 1));
+		expect(summary(poll(state, [a, rec('b', 101)], opts))).toEqual(['new:b@0']);
+		expect(readState({ ...v1, newFrom: undefined }, recordFeed, opts)).toBeUndefined();
 	});
 });
 
 describe('cursor from the records, ties at the boundary', () => {
-	test('the cursor is the newest modification time read, whatever n8n\'s clock says', () => {
+	test("the cursor is the newest modification time read, whatever n8n's clock says", () => {
 		const records = [rec('a', 10), rec('b', 30), rec('c', 20)];
 		for (const now of [s(-5000), s(25), s(1e6)]) {
 			const result = poll(fromDate(0), records, options(), now);
@@ -128,7 +211,7 @@ describe('cursor from the records, ties at the boundary', () => {
 
 	test('re-reading the boundary (inclusive ModifiedSince) emits nothing', () => {
 		const first = poll(fromDate(0), [rec('a', 10), rec('b', 20), rec('c', 20)]);
-		expect(first.state.seen.map(([id]) => id).sort()).toEqual(['b', 'c']);
+		expect(first.state.seen.map(([at, versions]) => [at, versions.length])).toEqual([[s(20), 32]]);
 		const reread = poll(first.state, [rec('b', 20), rec('c', 20)]);
 		expect(reread.emit).toEqual([]);
 		expect(reread.state).toEqual(first.state);
@@ -140,7 +223,7 @@ describe('cursor from the records, ties at the boundary', () => {
 		expect(summary(sameTime)).toEqual(['changed:a@1']);
 		const later = poll(sameTime.state, [rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })]);
 		expect(summary(later)).toEqual(['changed:a@2']);
-		expect(later.state.seen).toEqual([['a', fingerprintOf(rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })), s(25)]]);
+		expect(later.state.seen).toEqual([[s(25), expect.stringMatching(/^[\w-]{16}$/)]]);
 	});
 
 	test('ties split by the cap arrive on the next polls, each once, with an inclusive or exclusive server', () => {
@@ -153,12 +236,20 @@ describe('cursor from the records, ties at the boundary', () => {
 			let state = fromDate(0, opts);
 			const emitted: string[] = [];
 			for (let i = 0; i < 5; i++) {
-				const result = poll(state, feed.read(modifiedSince(state, opts), { exclusive }), opts);
+				const result = runPoll(
+					state,
+					(plan) => feed.serve(plan, { exclusive }),
+					recordFeed,
+					opts,
+					() => feed.clock,
+				);
 				emitted.push(...summary(result));
 				expect(result.caughtUp).toBe(i >= 2);
 				state = result.state;
 			}
-			expect(emitted).toEqual(['r0001', 'r0002', 'r0003', 'r0004', 'r0005', 'r0006'].map((id) => `new:${id}@0`));
+			expect(emitted).toEqual(
+				['r0001', 'r0002', 'r0003', 'r0004', 'r0005', 'r0006'].map((id) => `new:${id}@0`),
+			);
 		}
 	});
 
@@ -166,11 +257,47 @@ describe('cursor from the records, ties at the boundary', () => {
 		const feed = new SimulatedFeed(s(10));
 		for (let i = 0; i < 3; i++) feed.create();
 		const opts = options({ maxPerPoll: 1 });
-		const first = poll(fromDate(0, opts), feed.read(modifiedSince(fromDate(0, opts), opts), { exclusive: true }), opts);
+		const first = runPoll(
+			fromDate(0, opts),
+			(plan) => feed.serve(plan, { exclusive: true }),
+			recordFeed,
+			opts,
+			() => feed.clock,
+		);
 		expect(first.state.cursor).toBe(s(10));
-		const rest = feed.read(modifiedSince(first.state, opts), { exclusive: true });
+		const rest = feed.read(since(first.state, opts), { exclusive: true });
 		expect(rest.map((record) => record.id)).toEqual(['r0001', 'r0002', 'r0003']);
 		expect(summary(poll(first.state, rest, opts))).toEqual(['new:r0002@0']);
+	});
+
+	test('a read stops once it holds the cap plus what the re-read returns, and the next goes on from there', () => {
+		const feed = new SimulatedFeed(s(0));
+		for (let i = 0; i < 50; i++) {
+			feed.tick(1000);
+			feed.create();
+		}
+		const opts = options({ maxPerPoll: 10, overlapMs: 3000 });
+		let state = fromDate(0, opts);
+		let read = 0;
+		const emitted: string[] = [];
+		for (let i = 0; i < 5; i++) {
+			const result = runPoll(
+				state,
+				(plan) => {
+					const served = feed.serve(plan);
+					read += served.records.length;
+					return served;
+				},
+				recordFeed,
+				opts,
+				() => feed.clock,
+			);
+			emitted.push(...result.emit.map(({ record }) => record.id));
+			state = result.state;
+		}
+		expect(emitted).toEqual(feed.ids());
+		// Each poll read its ten and the records inside the re-read window (three at one a second).
+		expect(read).toBeLessThanOrEqual(50 + 4 * 4);
 	});
 });
 
@@ -201,10 +328,19 @@ describe('clock skew and late writes', () => {
 		expect(summary(third)).toEqual(['new:late2@0']);
 	});
 
-	test('"from now" with n8n\'s clock ahead of the server still gets records stamped just before n8n\'s now', () => {
+	test('"from now" starts from the service\'s time and gets records it stamped just before it', () => {
 		const opts = options({ overlapMs: 60_000 });
 		const state = startState(recordFeed, { from: 'now' }, s(1000), opts);
-		expect(summary(poll(state, [rec('early', 900), rec('stampedBehind', 970)], opts))).toEqual(['new:stampedBehind@0']);
+		// n8n's own clock (the `now` of the read) is an hour ahead: it changes nothing.
+		const result = poll(
+			state,
+			[rec('early', 900), rec('stampedBehind', 970)],
+			opts,
+			s(4600),
+			recordFeed,
+			s(1000),
+		);
+		expect(summary(result)).toEqual(['new:stampedBehind@0']);
 	});
 });
 
@@ -217,7 +353,10 @@ describe('events', () => {
 		expect(summary(first)).toEqual(['changed:old@0', 'new:fresh@0']);
 		const second = poll(
 			first.state,
-			[rec('fresh', 80, { rev: 1, createdDateTime: iso(s(70)) }), rec('gone', 90, { ...created5, isDeleted: true })],
+			[
+				rec('fresh', 80, { rev: 1, createdDateTime: iso(s(70)) }),
+				rec('gone', 90, { ...created5, isDeleted: true }),
+			],
 			opts,
 		);
 		expect(summary(second)).toEqual(['changed:fresh@1', 'deleted:gone@0']);
@@ -225,7 +364,11 @@ describe('events', () => {
 
 	test('unselected events are skipped for good, move the cursor and do not count against the cap', () => {
 		const opts = options({ events: ['new', 'changed'], maxPerPoll: 1 });
-		const records = [rec('gone1', 10, { isDeleted: true }), rec('gone2', 11, { isDeleted: true }), rec('a', 12)];
+		const records = [
+			rec('gone1', 10, { isDeleted: true }),
+			rec('gone2', 11, { isDeleted: true }),
+			rec('a', 12),
+		];
 		const first = poll(fromDate(0, opts), records, opts);
 		expect(summary(first)).toEqual(['new:a@0']);
 		expect(first.caughtUp).toBe(true);
@@ -240,10 +383,34 @@ describe('events', () => {
 		expect(poll(first.state, [rec('a', 12, { rev: 1 })], opts).emit).toEqual([]);
 	});
 
-	test('a feed without created times reports changed and deleted only', () => {
+	test('without created times a record is new when its identity is first seen, then changed', () => {
 		const noCreated: Feed<Rec> = { ...recordFeed, createdAt: undefined };
-		const result = poll(fromDate(0), [rec('a', 10), rec('b', 11, { isDeleted: true })], options(), s(1), noCreated);
-		expect(summary(result)).toEqual(['changed:a@0', 'deleted:b@0']);
+		const opts = options({ overlapMs: 1000 });
+		const start = startState(noCreated, { from: 'now' }, s(0), opts);
+		const first = poll(start, [rec('a', 10), rec('b', 11, { isDeleted: true })], opts, s(12), noCreated);
+		expect(summary(first)).toEqual(['new:a@0', 'deleted:b@0']);
+		// Long after `seen` forgot its version, a is still known.
+		const later = poll(first.state, [rec('a', 5000, { rev: 1 }), rec('c', 5001)], opts, s(5002), noCreated);
+		expect(later.state.seen.every(([at]) => at >= s(4000))).toBe(true);
+		expect(summary(later)).toEqual(['changed:a@1', 'new:c@0']);
+	});
+
+	test('identities without a created time are remembered up to IDENTITY_MEMORY, the least recent forgotten', () => {
+		const opts = options({ maxPerPoll: Infinity });
+		let state = startState(bareFeed, { from: 'now' }, s(0), opts);
+		const batch = (from: number, count: number, rev = 0) =>
+			Array.from({ length: count }, (_, i) => rec(`r${from + i}`, 1, { rev }));
+		state = poll(state, batch(0, 10), opts, s(1), bareFeed).state;
+		state = poll(state, batch(10, IDENTITY_MEMORY - 5), opts, s(2), bareFeed).state;
+		state = poll(state, [], opts, s(5000), bareFeed).state;
+		expect(state.seen).toEqual([]);
+		// r0…r4 were seen least recently when the memory filled up.
+		const result = poll(state, batch(0, 10, 1), opts, s(10_000), bareFeed);
+		expect(result.emit.map(({ event }) => event)).toEqual([
+			...Array(5).fill('new'),
+			...Array(5).fill('changed'),
+		]);
+		expect(result.state.ids?.length).toBe(IDENTITY_MEMORY * 8);
 	});
 
 	test('a record edited twice between polls is emitted once, as changed, with the last content', () => {
@@ -251,12 +418,12 @@ describe('events', () => {
 		const opts = options();
 		let state = fromDate(0, opts);
 		const a = feed.create();
-		state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
+		state = poll(state, feed.read(since(state, opts)), opts).state;
 		feed.tick(1000);
 		feed.edit(a.id, 0, 'first');
 		feed.tick(1000);
 		const last = feed.edit(a.id, 0, 'second');
-		const result = poll(state, feed.read(modifiedSince(state, opts)), opts);
+		const result = poll(state, feed.read(since(state, opts)), opts);
 		expect(result.emit).toEqual([{ event: 'changed', record: last }]);
 	});
 
@@ -267,7 +434,7 @@ describe('events', () => {
 			return feed.create().id;
 		});
 		let edited = false;
-		const records = feed.read(modifiedSince(fromDate(0), options()), {
+		const records = feed.read(since(fromDate(0)), {
 			pageSize: 2,
 			betweenPages: () => {
 				if (edited) return;
@@ -310,9 +477,9 @@ describe('events', () => {
 			{ id: 'f1', collectionRef: 'feed', idRef: 'p2', parentModifiedDateTime: at },
 			{ id: 'f1', collectionRef: 'feed', idRef: 'p1', parentModifiedDateTime: at },
 		];
-		const result = poll(fromDate(0), rows, options(), s(1), images);
+		const result = poll(fromDate(0), rows, options(), s(100), images);
 		expect(result.emit).toHaveLength(3);
-		expect(poll(result.state, rows, options(), s(1), images).emit).toEqual([]);
+		expect(poll(result.state, rows, options(), s(100), images).emit).toEqual([]);
 	});
 });
 
@@ -332,40 +499,85 @@ describe('empty polls and failed polls', () => {
 		const records = [rec('a', 10), rec('b', 11)];
 		const failed = poll(state, records);
 		const retried = poll(state, records);
-		expect(retried).toEqual(failed);
+		expect(retried.emit).toEqual(failed.emit);
+		expect(retried.state).toEqual(failed.state);
 	});
 });
 
 describe('first activation with a cap across several polls', () => {
 	for (const start of ['now', 'date', 'everything'] as const) {
-		test(`from ${start}: every record exactly once, oldest first`, () => {
-			const feed = new SimulatedFeed(s(0));
-			const before: string[] = [];
-			for (let i = 0; i < 40; i++) {
-				feed.tick(i % 3 === 0 ? 0 : 1000); // every third record ties with the previous one
-				before.push(feed.create().id);
-			}
-			const opts = options({ maxPerPoll: 7, overlapMs: 5000 });
-			const activation =
-				start === 'now' ? { from: start } : start === 'date' ? { from: start, date: s(20) } : { from: start };
-			let state = startState(recordFeed, activation, feed.clock + 10_000, opts);
-			const emitted: Rec[] = [];
-			const after: string[] = [];
-			for (let pollNumber = 0; pollNumber < 15; pollNumber++) {
-				feed.tick(20_000);
-				if (pollNumber < 5) for (let i = 0; i < 3; i++) after.push(feed.create().id);
-				const result = poll(state, feed.read(modifiedSince(state, opts)), opts);
-				expect(result.emit.length).toBeLessThanOrEqual(7);
-				emitted.push(...result.emit.map(({ record }) => record));
-				state = result.state;
-			}
-			const expectedBefore =
-				start === 'everything' ? before : start === 'date' ? before.filter((id) => feed.modifiedAt(id) >= s(20)) : [];
-			expect(emitted.map((record) => record.id)).toEqual([...expectedBefore, ...after]);
-			const times = emitted.map((record) => Date.parse(record.modifiedDateTime));
-			expect(times).toEqual([...times].sort((a, b) => a - b));
-		});
+		for (const [mode, def] of [
+			['record times', recordFeed],
+			['poll clock', untimedFeed],
+		] as const) {
+			test(`from ${start}, ${mode}: every record exactly once, oldest first`, () => {
+				const feed = new SimulatedFeed(s(0));
+				const before: string[] = [];
+				for (let i = 0; i < 40; i++) {
+					feed.tick(i % 3 === 0 ? 0 : 1000); // every third record ties with the previous one
+					before.push(feed.create().id);
+				}
+				feed.tick(10_000);
+				const opts = options({ maxPerPoll: 7, overlapMs: 5000 });
+				const activation =
+					start === 'now'
+						? { from: start }
+						: start === 'date'
+							? { from: start, date: s(20) }
+							: { from: start };
+				let state = startState(def, activation, feed.clock, opts);
+				const emitted: Rec[] = [];
+				const after: string[] = [];
+				for (let pollNumber = 0; pollNumber < 25; pollNumber++) {
+					feed.tick(20_000);
+					if (pollNumber < 5) for (let i = 0; i < 3; i++) after.push(feed.create().id);
+					const result = pollFeed(state, feed, opts, def);
+					expect(result.emit.length).toBeLessThanOrEqual(7);
+					emitted.push(...result.emit.map(({ record }) => record));
+					state = result.state;
+				}
+				const expectedBefore =
+					start === 'everything'
+						? before
+						: start === 'date'
+							? before.filter((id) => feed.modifiedAt(id) >= s(20))
+							: [];
+				expect(emitted.map((record) => record.id)).toEqual([...expectedBefore, ...after]);
+				const times = emitted.map((record) => Date.parse(record.modifiedDateTime));
+				expect(times).toEqual([...times].sort((a, b) => a - b));
+			});
+		}
 	}
+});
+
+describe('emitted as new, never new again', () => {
+	// Issue #18: Max Records 1; create A, poll; create B and C, poll; edit A, poll, poll: A came back as new.
+	test.each([
+		['record times', recordFeed],
+		['poll clock', untimedFeed],
+		['no times at all', bareFeed],
+	] as const)('whatever the cap held back in between (%s)', (_mode, def) => {
+		const feed = new SimulatedFeed(s(0));
+		const opts = options({ maxPerPoll: 1, overlapMs: 60_000 });
+		let state = startState(def, { from: 'now' }, feed.clock, opts);
+		const events: string[] = [];
+		const pollOnce = () => {
+			feed.tick(1000);
+			const result = pollFeed(state, feed, opts, def);
+			events.push(...summary(result));
+			state = result.state;
+		};
+		const a = feed.create();
+		pollOnce();
+		feed.tick(120_000);
+		feed.create();
+		feed.create();
+		pollOnce();
+		feed.tick(1000);
+		feed.edit(a.id);
+		for (let i = 0; i < 4; i++) pollOnce();
+		expect(events).toEqual(['new:r0001@0', 'new:r0002@0', 'new:r0003@0', 'changed:r0001@1']);
+	});
 });
 
 describe('state size', () => {
@@ -379,9 +591,9 @@ describe('state size', () => {
 				feed.tick(i === 3 ? 0 : 700);
 				feed.create();
 			}
-			state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
-			largest = Math.max(largest, state.seen.length);
-			expect(state.seen.every(([, , at]) => at === state.cursor)).toBe(true);
+			state = pollFeed(state, feed, opts).state;
+			largest = Math.max(largest, versionCount(state));
+			expect(state.seen.every(([at]) => at === state.cursor)).toBe(true);
 		}
 		expect(largest).toBeLessThanOrEqual(2);
 		expect(JSON.stringify(state).length).toBeLessThan(300);
@@ -394,24 +606,34 @@ describe('state size', () => {
 		for (let pollNumber = 0; pollNumber < 200; pollNumber++) {
 			feed.tick(1000);
 			feed.create();
-			state = poll(state, feed.read(modifiedSince(state, opts)), opts).state;
-			expect(state.seen.length).toBeLessThanOrEqual(11);
+			state = pollFeed(state, feed, opts).state;
+			expect(versionCount(state)).toBeLessThanOrEqual(11);
 		}
 	});
 });
 
-describe('fallback: records without a modification time', () => {
+describe('poll clock: records without a modification time', () => {
 	const opts = options({ overlapMs: 60_000 });
-	const untimed = (records: Rec[], state: CursorState, now: number, o = opts) => poll(state, records, o, now, untimedFeed);
+	const untimed = (records: Rec[], state: CursorState, serverTime: number, o = opts, now = serverTime) =>
+		poll(state, records, o, now, untimedFeed, serverTime);
 
-	test('ModifiedSince is the last complete poll start minus the overlap; the overlap re-read emits nothing', () => {
+	test("the cursor is the service's time (the Date of the first answer), whatever n8n's clock says", () => {
+		const state = startState(untimedFeed, { from: 'now' }, s(0), opts);
+		for (const now of [s(-3600), s(300), s(7200)]) {
+			const result = untimed([rec('a', 10)], state, s(300), opts, now);
+			expect(result.state.cursor).toBe(s(300));
+			expect(result.state.horizon).toBe(s(240));
+			expect(result.state.offset).toBe(s(300) - now);
+		}
+	});
+
+	test("ModifiedSince is the last read's service time minus the overlap; the re-read emits nothing", () => {
 		let state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
-		expect(modifiedSince(state, opts)).toBe(iso(s(0) - 1));
+		expect(since(state, opts, untimedFeed)).toBe(iso(s(0)));
 		const first = untimed([rec('a', 10), rec('b', 20)], state, s(300));
 		expect(summary(first)).toEqual(['new:a@0', 'new:b@0']);
 		state = first.state;
-		expect(state.cursor).toBe(s(300));
-		expect(modifiedSince(state, opts)).toBe(iso(s(240) - 1));
+		expect(since(state, opts, untimedFeed)).toBe(iso(s(240)));
 		const second = untimed([rec('b', 20), rec('c', 250)], state, s(600));
 		expect(summary(second)).toEqual(['new:c@0']);
 		const edited = untimed([rec('c', 550, { rev: 1, createdDateTime: iso(s(250)) })], second.state, s(900));
@@ -419,23 +641,56 @@ describe('fallback: records without a modification time', () => {
 	});
 
 	test('keeps received order, and a capped poll re-reads the same window', () => {
-		const state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
-		const records = [rec('x', 10), rec('y', 10), rec('z', 10)];
+		const state = startState(untimedFeed, { from: 'now' }, s(0), opts);
+		const records = [rec('z', 10), rec('x', 10), rec('y', 10)];
 		const capped = untimed(records, state, s(300), options({ overlapMs: 60_000, maxPerPoll: 2 }));
-		expect(summary(capped)).toEqual(['new:x@0', 'new:y@0']);
+		expect(summary(capped)).toEqual(['new:z@0', 'new:x@0']);
 		expect(capped.caughtUp).toBe(false);
-		expect(modifiedSince(capped.state, opts)).toBe(modifiedSince(state, opts));
-		expect(summary(untimed(records, capped.state, s(600)))).toEqual(['new:z@0']);
+		expect(since(capped.state, opts, untimedFeed)).toBe(since(state, opts, untimedFeed));
+		expect(summary(untimed(records, capped.state, s(600)))).toEqual(['new:y@0']);
 	});
 
-	test('forgets versions once the window has passed them, and survives n8n\'s clock stepping back', () => {
+	test('forgets versions once the window has passed them', () => {
 		let state = startState(untimedFeed, { from: 'date', date: s(0) }, s(0), opts);
 		state = untimed([rec('a', 10)], state, s(300)).state;
-		const backwards = untimed([rec('a', 10)], state, s(100));
-		expect(backwards.emit).toEqual([]);
-		expect(backwards.state.cursor).toBe(s(300));
-		const later = untimed([], backwards.state, s(3000)).state;
-		expect(later.seen).toEqual([]);
+		expect(versionCount(state)).toBe(1);
+		expect(untimed([rec('a', 10)], state, s(330)).emit).toEqual([]);
+		expect(untimed([], state, s(3000)).state.seen).toEqual([]);
+	});
+
+	test('a backlog is read in ModifiedBefore windows, about once, and the state keeps one window at most', () => {
+		const feed = new SimulatedFeed(s(0));
+		for (let i = 0; i < 3000; i++) {
+			feed.tick(5000);
+			feed.create();
+		}
+		feed.tick(600_000);
+		const capOpts = options({ maxPerPoll: 100, overlapMs: 60_000 });
+		let state = startState(untimedFeed, { from: 'everything' }, feed.clock, capOpts);
+		let read = 0;
+		const emitted: string[] = [];
+		let polls = 0;
+		for (; polls < 100 && emitted.length < 3000; polls++) {
+			feed.tick(60_000);
+			const result = runPoll(
+				state,
+				(plan) => {
+					const served = feed.serve(plan);
+					read += served.records.length;
+					expect(plan.before === undefined || plan.before > plan.since).toBe(true);
+					return served;
+				},
+				untimedFeed,
+				capOpts,
+				() => feed.clock,
+			);
+			emitted.push(...result.emit.map(({ record }) => record.id));
+			state = result.state;
+			expect(versionCount(state)).toBeLessThanOrEqual(100);
+		}
+		expect(emitted).toEqual(feed.ids());
+		expect(read / 3000).toBeLessThan(1.2);
+		expect(polls).toBeLessThan(3000 / 100 / 0.75 + 5);
 	});
 });
 
@@ -449,13 +704,17 @@ describe('Fetch Test Event', () => {
 			rec('a', 50, { rev: 2, createdDateTime: iso(s(10)) }),
 		];
 		deepFreeze(records);
-		expect(newestForTest(records, recordFeed, options(), 3).map(({ event, record }) => `${event}:${record.id}`)).toEqual([
-			'deleted:c',
-			'new:d',
-			'changed:a',
-		]);
-		expect(newestForTest(records, recordFeed, options({ events: ['new'] }), 5).map(({ record }) => record.id)).toEqual(['d']);
+		expect(
+			newestForTest(records, recordFeed, options(), 3).map(({ event, record }) => `${event}:${record.id}`),
+		).toEqual(['deleted:c', 'new:d', 'changed:a']);
+		expect(
+			newestForTest(records, recordFeed, options({ events: ['new'] }), 5).map(({ record }) => record.id),
+		).toEqual(['d']);
 		expect(newestForTest([], recordFeed, options())).toEqual([]);
+		// No created time: nothing tells it was edited, so it is new (first seen).
+		expect(newestForTest([rec('a', 10, { rev: 3 })], bareFeed, options()).map(({ event }) => event)).toEqual([
+			'new',
+		]);
 	});
 });
 
@@ -466,7 +725,12 @@ describe('holding records back (wait for road reference)', () => {
 		latitude: number | null;
 		roadReference: { referenceText: string } | null;
 	}
-	const image = (id: string, seconds: number, road: string | null, latitude: number | null = 59.9): Image => ({
+	const image = (
+		id: string,
+		seconds: number,
+		road: string | null,
+		latitude: number | null = 59.9,
+	): Image => ({
 		id,
 		parentModifiedDateTime: iso(s(seconds)),
 		latitude,
@@ -476,12 +740,18 @@ describe('holding records back (wait for road reference)', () => {
 		identity: (row) => row.id,
 		modifiedAt: (row) => parseTimestamp(row.parentModifiedDateTime),
 		holdBack: (row) =>
-			row.latitude !== null && row.roadReference === null && now - (parseTimestamp(row.parentModifiedDateTime) ?? 0) < timeoutMs,
+			row.latitude !== null &&
+			row.roadReference === null &&
+			now - (parseTimestamp(row.parentModifiedDateTime) ?? 0) < timeoutMs,
 	});
 
 	test('an image with coordinates waits for its road reference, and the images after it wait too, in order', () => {
 		const opts = options();
-		const rows = [image('noCoordinates', 10, null, null), image('pending', 11, null), image('after', 12, 'E6')];
+		const rows = [
+			image('noCoordinates', 10, null, null),
+			image('pending', 11, null),
+			image('after', 12, 'E6'),
+		];
 		const first = poll(fromDate(0), rows, opts, s(15), waitingFeed(s(15), 60_000));
 		expect(first.emit.map(({ record }) => record.id)).toEqual(['noCoordinates']);
 		expect(first.caughtUp).toBe(false);
@@ -492,6 +762,32 @@ describe('holding records back (wait for road reference)', () => {
 			'after:E6',
 		]);
 		expect(poll(second.state, enriched, opts, s(25), waitingFeed(s(25), 60_000)).emit).toEqual([]);
+	});
+
+	test('an image emitted as new and edited while another waits for its road reference is changed, not new', () => {
+		const opts = options({ overlapMs: 60_000 });
+		const withCreated = (now: number): Feed<Image> => ({
+			...waitingFeed(now, 600_000),
+			createdAt: (row) => (row.id === 'a' ? s(10) : parseTimestamp(row.parentModifiedDateTime)),
+		});
+		const start = startState(withCreated(0), { from: 'now' }, s(0), opts);
+		const first = poll(start, [image('a', 10, 'E6')], opts, s(11), withCreated(s(11)));
+		expect(first.emit.map(({ event }) => event)).toEqual(['new']);
+		// b waits for its road reference for minutes; meanwhile a is edited (its parent modified again).
+		let state = first.state;
+		for (const now of [s(130), s(250), s(400)]) {
+			const result = poll(state, [image('b', 120, null), image('a', 200, 'E6')], opts, now, withCreated(now));
+			expect(result.emit).toEqual([]);
+			state = result.state;
+		}
+		const released = poll(
+			state,
+			[image('b', 120, 'E18'), image('a', 200, 'E6')],
+			opts,
+			s(500),
+			withCreated(s(500)),
+		);
+		expect(released.emit.map(({ event, record }) => `${event}:${record.id}`)).toEqual(['new:b', 'changed:a']);
 	});
 
 	test('after the timeout the image goes out without a road reference, once', () => {

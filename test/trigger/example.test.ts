@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -10,6 +12,38 @@ import { useSandboxCredential } from '../helpers/workflows';
 
 const EXAMPLE = join(__dirname, '../../examples/new-incident-notify.json');
 
+/**
+ * A service whose incident records show neither `createdDateTime` nor `modifiedDateTime` (the spec does not
+ * show their shape): the sandbox behind a proxy on 127.0.0.1 that strips both, Date header kept.
+ */
+async function withoutTimes(target: string): Promise<{ url: string; close(): Promise<void> }> {
+	const server = createServer((req, res) => {
+		void (async () => {
+			const upstream = await fetch(new URL(req.url ?? '/', target), {
+				method: req.method,
+				headers: { authorization: req.headers.authorization ?? '' },
+			});
+			let body = Buffer.from(await upstream.arrayBuffer());
+			const type = upstream.headers.get('content-type') ?? 'application/octet-stream';
+			if (type.includes('json') && req.url?.startsWith('/v1/incident-registrations')) {
+				const page = JSON.parse(body.toString('utf8')) as { data?: IDataObject[] };
+				for (const record of page.data ?? []) {
+					delete record.createdDateTime;
+					delete record.modifiedDateTime;
+				}
+				body = Buffer.from(JSON.stringify(page));
+			}
+			res.writeHead(upstream.status, { 'content-type': type, date: upstream.headers.get('date') ?? '' });
+			res.end(body);
+		})().catch(() => res.destroy());
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		close: () => new Promise((resolve) => server.close(() => resolve())),
+	};
+}
+
 describe('example: New incident → notify', () => {
 	const sb = useSandbox({ scale: 20 });
 	let harness: N8nHarness;
@@ -17,25 +51,51 @@ describe('example: New incident → notify', () => {
 	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-fieldops.fieldOpsTrigger');
 	const message = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.emailSend');
 
+	let proxy: Awaited<ReturnType<typeof withoutTimes>>;
+
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
+		proxy = await withoutTimes(sb().reportingUrl);
 	});
+	afterAll(() => proxy.close());
 
 	it('is a trigger on new incident registrations every minute, connected to the message node', () => {
-		expect(trigger?.parameters).toMatchObject({ feed: 'incidentRegistrations', events: ['new'], pollTimes: { item: [{ mode: 'everyMinute' }] } });
-		expect(trigger?.credentials).toEqual({ fieldOpsOAuth2Api: { id: 'fieldops-sandbox', name: 'Field Ops account' } });
-		expect(workflow.connections[trigger?.name ?? '']).toEqual({ main: [[{ node: message?.name, type: 'main', index: 0 }]] });
+		expect(trigger?.parameters).toMatchObject({
+			feed: 'incidentRegistrations',
+			events: ['new'],
+			pollTimes: { item: [{ mode: 'everyMinute' }] },
+		});
+		expect(trigger?.credentials).toEqual({
+			fieldOpsOAuth2Api: { id: 'fieldops-sandbox', name: 'Field Ops account' },
+		});
+		expect(workflow.connections[trigger?.name ?? '']).toEqual({
+			main: [[{ node: message?.name, type: 'main', index: 0 }]],
+		});
 	});
 
-	it('emits a new incident once, with every field the message uses', async () => {
+	// Issue #15: the spec shows createdDateTime only on images and machine registrations; new must fire anyway.
+	it.each([
+		['as the sandbox serves them', false],
+		['without createdDateTime and modifiedDateTime', true],
+	])('emits a new incident once, with every field the message uses (records %s)', async (_how, stripped) => {
+		useSandboxCredential(harness, stripped ? { ...sb(), reportingUrl: proxy.url } : sb());
+		// Other tests' incidents out of the re-read window: this activation starts with nothing to emit.
+		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 120 } });
 		const name = trigger?.name ?? '';
 		// The harness knows no Send Email node (n8n-nodes-base is not loaded in process); a poll only runs the trigger.
-		const polled: WorkflowJson = { ...workflow, nodes: workflow.nodes.filter((node) => node !== message), connections: {} };
+		const polled: WorkflowJson = {
+			...workflow,
+			nodes: workflow.nodes.filter((node) => node !== message),
+			connections: {},
+		};
 		const first = await harness.poll(polled, name, { staticData: {} });
 		expect(first.items).toEqual([]);
 
-		const created = await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind: 'incident-registrations', action: 'create' } });
+		const created = await call(sb().coreUrl, '/__sandbox/activity', {
+			method: 'POST',
+			json: { kind: 'incident-registrations', action: 'create' },
+		});
 		const [id] = created.body.ids as string[];
 		const next = await harness.poll(polled, name, { staticData: first.staticData });
 		expect(next.items.map((item) => [item.json._event, item.json.id])).toEqual([['new', id]]);
@@ -43,11 +103,23 @@ describe('example: New incident → notify', () => {
 
 		// Every `$json.field` the message node reads is filled in on the emitted item.
 		const incident = next.items[0].json as IDataObject;
-		const fields = [...JSON.stringify(message?.parameters).matchAll(/\$json\.(\w+)/g)].map((match) => match[1]);
+		const fields = [...JSON.stringify(message?.parameters).matchAll(/\$json\.(\w+)/g)].map(
+			(match) => match[1],
+		);
 		expect(fields.length).toBeGreaterThan(3);
 		for (const field of new Set(fields)) {
+			if (stripped && field === 'createdDateTime') continue;
 			expect([field, incident[field] ?? null]).not.toEqual([field, null]);
 		}
-		expect(Number.isNaN(Date.parse(String(incident.createdDateTime)))).toBe(false);
+		if (stripped) expect(incident).not.toHaveProperty('createdDateTime');
+		else expect(Number.isNaN(Date.parse(String(incident.createdDateTime)))).toBe(false);
+
+		// An edit is not new again.
+		await call(sb().coreUrl, '/__sandbox/activity', {
+			method: 'POST',
+			json: { kind: 'incident-registrations', action: 'update', ids: [id] },
+		});
+		const edited = await harness.poll(polled, name, { staticData: next.staticData });
+		expect(edited.items).toEqual([]);
 	});
 });

@@ -1,10 +1,22 @@
 /**
  * An in-memory reporting feed for the cursor tests: records with a server-side modification time, keyset
  * pagination over the live data (so an edit while pages are read moves a record to a later page, as the API
- * does), inclusive or exclusive `ModifiedSince`, late writes (stamped before they become visible) and
- * tombstones. Every version ever written is kept as ground truth.
+ * does), inclusive or exclusive `ModifiedSince` and `ModifiedBefore`, a Date header from its own clock, late
+ * writes (stamped before they become visible) and tombstones. Every version ever written is kept as ground truth.
  */
-import { fingerprintOf, parseTimestamp, type Feed } from '../../nodes/FieldOpsTrigger/cursor';
+import {
+	applyRead,
+	beginPoll,
+	fingerprintOf,
+	parseTimestamp,
+	planRead,
+	type CursorOptions,
+	type CursorState,
+	type Feed,
+	type Poll,
+	type ReadPlan,
+	type ReadResult,
+} from '../../nodes/FieldOpsTrigger/cursor';
 
 export interface Rec {
 	id: string;
@@ -18,14 +30,24 @@ export interface Rec {
 export const recordFeed: Feed<Rec> = {
 	identity: (record) => record.id,
 	modifiedAt: (record) => parseTimestamp(record.modifiedDateTime),
+	ordered: true,
 	createdAt: (record) => parseTimestamp(record.createdDateTime),
 	isDeleted: (record) => record.isDeleted === true,
 };
 
-/** The same records read as if they carried no modification time (fallback mode). */
+/** The same records, as if their pages were not in modification order (images): read in windows. */
+export const unorderedFeed: Feed<Rec> = { ...recordFeed, ordered: false };
+
+/** The same records read as if they carried no modification time (poll-clock mode). */
 export const untimedFeed: Feed<Rec> = {
 	identity: (record) => record.id,
 	createdAt: (record) => parseTimestamp(record.createdDateTime),
+	isDeleted: (record) => record.isDeleted === true,
+};
+
+/** Records showing neither a modification nor a creation time: poll clock, and new means first seen. */
+export const bareFeed: Feed<Rec> = {
+	identity: (record) => record.id,
 	isDeleted: (record) => record.isDeleted === true,
 };
 
@@ -48,7 +70,11 @@ interface Row {
 }
 
 export interface ReadOptions {
+	/** ModifiedSince exclusive (default inclusive). */
 	exclusive?: boolean;
+	/** ModifiedBefore inclusive (default exclusive). */
+	inclusiveBefore?: boolean;
+	/** Pages at most this long (shorter than the plan's ChunkLimit: a server may send less). */
 	pageSize?: number;
 	/** Called after each full page, before the next one is read. */
 	betweenPages?: () => void;
@@ -105,25 +131,63 @@ export class SimulatedFeed {
 
 	/** All pages of one incremental read, in the order received. */
 	read(modifiedSince: string, options: ReadOptions = {}): Rec[] {
-		const since = Date.parse(modifiedSince);
-		const pageSize = options.pageSize ?? 1000;
-		const received: Rec[] = [];
+		return this.serve(
+			{ since: Date.parse(modifiedSince), chunkLimit: options.pageSize ?? 1000, partial: true },
+			options,
+		).records as Rec[];
+	}
+
+	/** One read as the API serves it: its pages until the last or until `stopAfter`, dated by this clock. */
+	serve(plan: ReadPlan, options: ReadOptions = {}): ReadResult<Rec> {
+		const date = () => Math.floor(this.clock / 1000) * 1000;
+		const result: ReadResult<Rec> & { records: Rec[] } = { records: [], complete: true, serverTime: date() };
+		const inside = (row: Row) =>
+			(options.exclusive ? row.modified > plan.since : row.modified >= plan.since) &&
+			(plan.before === undefined ||
+				(options.inclusiveBefore ? row.modified <= plan.before : row.modified < plan.before));
 		let last: { modified: number; id: string } | undefined;
 		for (;;) {
+			const rows = this.ordered();
+			let index = last ? this.after(rows, last) : this.from(rows, plan.since);
 			const page: Row[] = [];
-			for (const row of this.ordered()) {
-				if (page.length === pageSize) break;
-				if (options.exclusive ? row.modified <= since : row.modified < since) continue;
-				if (last && (row.modified < last.modified || (row.modified === last.modified && row.record.id <= last.id))) {
-					continue;
-				}
-				page.push(row);
+			const size = Math.min(plan.chunkLimit, options.pageSize ?? Infinity);
+			const end = plan.before === undefined ? Infinity : plan.before;
+			for (; index < rows.length && page.length < size && rows[index].modified <= end; index++) {
+				if (inside(rows[index])) page.push(rows[index]);
 			}
-			received.push(...page.map((row) => structuredClone(row.record)));
-			if (page.length < pageSize) return received;
+			let more = false;
+			for (; index < rows.length && !more && rows[index].modified <= end; index++) more = inside(rows[index]);
+			result.records.push(...page.map((row) => structuredClone(row.record)));
+			result.lastServerTime = date();
+			result.complete = !more;
+			if (!more || (plan.stopAfter !== undefined && result.records.length >= plan.stopAfter)) return result;
 			last = { modified: page[page.length - 1].modified, id: page[page.length - 1].record.id };
 			options.betweenPages?.();
 		}
+	}
+
+	private from(rows: Row[], since: number): number {
+		let lo = 0;
+		let hi = rows.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			if (rows[mid].modified < since - 1) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	}
+
+	private after(rows: Row[], last: { modified: number; id: string }): number {
+		let lo = 0;
+		let hi = rows.length;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			const row = rows[mid];
+			if (row.modified < last.modified || (row.modified === last.modified && row.record.id <= last.id))
+				lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
 	}
 
 	/** Rows in (modification time, id) order: the keyset the pages follow. */
@@ -146,6 +210,25 @@ export class SimulatedFeed {
 		this.versions.set(id, [...(this.versions.get(id) ?? []), fingerprintOf(record)]);
 		return record;
 	}
+}
+
+/**
+ * One whole poll: reads as the cursor plans them, served by `serve` (the feed, with faults or concurrent
+ * writes), with n8n's clock at `now()`.
+ */
+export function runPoll<T>(
+	state: CursorState,
+	serve: (plan: ReadPlan) => ReadResult<T>,
+	feed: Feed<T>,
+	options: CursorOptions,
+	now: () => number,
+): Poll<T> {
+	let poll = beginPoll<T>(state);
+	while (!poll.done) {
+		const plan = planRead(poll, feed, options, now());
+		poll = applyRead(poll, plan, serve(plan), feed, options, now());
+	}
+	return poll;
 }
 
 export function iso(ms: number): string {

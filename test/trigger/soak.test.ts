@@ -19,12 +19,26 @@ interface SoakFeed {
 }
 
 const FEEDS: SoakFeed[] = [
-	{ feed: 'machineRegistrations', kind: 'machine-registrations', path: '/v1/machine-registrations', tombstones: true },
-	{ feed: 'incidentRegistrations', kind: 'incident-registrations', path: '/v1/incident-registrations', tombstones: false },
+	{
+		feed: 'machineRegistrations',
+		kind: 'machine-registrations',
+		path: '/v1/machine-registrations',
+		tombstones: true,
+	},
+	{
+		feed: 'incidentRegistrations',
+		kind: 'incident-registrations',
+		path: '/v1/incident-registrations',
+		tombstones: false,
+	},
 ];
 
+/** Another seed for another run of the same soak: `SOAK_SEED=8 npx jest test/trigger/soak.test.ts`. */
+const SEED = Number(process.env.SOAK_SEED ?? 7);
+
 // A short re-read window: the sandbox writes in real time, and short windows keep each poll small.
-const workflow = (feed: string, maxPerPoll: number) => triggerWorkflow({ feed, options: { maxPerPoll, overlapSeconds: 5 } });
+const workflow = (feed: string, maxPerPoll: number) =>
+	triggerWorkflow({ feed, options: { maxPerPoll, overlapSeconds: 5 } });
 
 /**
  * A record's content without the tombstone fields (only incremental reads of tombstone feeds carry them) and
@@ -53,18 +67,23 @@ describe('Field Ops Trigger soak', () => {
 
 	it('emits every version once and every final state, under faults and concurrent writes', async () => {
 		const started = Date.now();
-		const rng = new Rng(7);
+		const rng = new Rng(SEED);
 		const state = new Map<string, IDataObject>(FEEDS.map((f) => [f.kind, {}]));
-		const emitted = new Map<string, Array<{ event: string; record: IDataObject }>>(FEEDS.map((f) => [f.kind, []]));
+		const emitted = new Map<string, Array<{ event: string; record: IDataObject }>>(
+			FEEDS.map((f) => [f.kind, []]),
+		);
 		let polls = 0;
 		let pages = 0;
 
 		const poll = async (f: SoakFeed, maxPerPoll: number) => {
-			const result = await harness.poll(workflow(f.feed, maxPerPoll), TRIGGER, { staticData: state.get(f.kind) });
+			const result = await harness.poll(workflow(f.feed, maxPerPoll), TRIGGER, {
+				staticData: state.get(f.kind),
+			});
 			polls++;
 			state.set(f.kind, result.staticData);
 			expect(result.items.length).toBeLessThanOrEqual(maxPerPoll);
-			for (const item of result.items) emitted.get(f.kind)?.push({ event: String(item.json._event), record: withoutEvent(item.json) });
+			for (const item of result.items)
+				emitted.get(f.kind)?.push({ event: String(item.json._event), record: withoutEvent(item.json) });
 			return result.items.length;
 		};
 		const activity = async (f: SoakFeed) => {
@@ -83,28 +102,36 @@ describe('Field Ops Trigger soak', () => {
 				const cap = round % 3 === 0 ? rng.int(5, 40) : 5000;
 				// Faults within the retry budget; a delayed read lets the concurrent activity land while it is served.
 				const faults: IDataObject[] = [{ path: f.path, delayMs: rng.int(50, 250), times: 1 }];
-				if (rng.int(0, 2) === 0) faults.push({ path: f.path, status: [500, 502, 503, 429][rng.int(0, 3)], times: rng.int(1, 2) });
+				if (rng.int(0, 2) === 0)
+					faults.push({ path: f.path, status: [500, 502, 503, 429][rng.int(0, 3)], times: rng.int(1, 2) });
 				if (rng.int(0, 3) === 0) faults.push({ path: f.path, drop: true, times: 1 });
 				await control('/__sandbox/faults', faults);
-				const tasks: Array<Promise<unknown>> = [poll(f, cap), (async () => {
-					await new Promise((resolve) => setTimeout(resolve, 20));
-					await activity(f);
-					if (rng.int(0, 1) === 0) await control('/__sandbox/tokens/expire');
-				})()];
+				const tasks: Array<Promise<unknown>> = [
+					poll(f, cap),
+					(async () => {
+						await new Promise((resolve) => setTimeout(resolve, 20));
+						await activity(f);
+						if (rng.int(0, 1) === 0) await control('/__sandbox/tokens/expire');
+					})(),
+				];
 				await Promise.all(tasks);
 			}
 			if (round === 6) {
 				// Past one page (ChunkLimit 10 000): page 2 is held back while records are edited and the token
 				// expires, so the writes land mid-pagination and page 2 needs a new token.
 				const f = FEEDS[0];
-				for (let i = 0; i < 11; i++) await control('/__sandbox/activity', { kind: f.kind, action: 'create', count: 1000 });
+				for (let i = 0; i < 11; i++)
+					await control('/__sandbox/activity', { kind: f.kind, action: 'create', count: 1000 });
 				await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 				await control('/__sandbox/faults', [{ path: f.path, delayMs: 400, after: 1, times: 1 }]);
-				await Promise.all([poll(f, 20_000), (async () => {
-					await new Promise((resolve) => setTimeout(resolve, 200));
-					await activity(f);
-					await control('/__sandbox/tokens/expire');
-				})()]);
+				await Promise.all([
+					poll(f, 20_000),
+					(async () => {
+						await new Promise((resolve) => setTimeout(resolve, 200));
+						await activity(f);
+						await control('/__sandbox/tokens/expire');
+					})(),
+				]);
 				pages = (await call(sb().coreUrl, '/__sandbox/stats')).body.requests[`GET ${f.path}`] as number;
 				expect(pages).toBeGreaterThanOrEqual(2);
 			}
@@ -114,7 +141,9 @@ describe('Field Ops Trigger soak', () => {
 				await activity(f);
 				const before = JSON.stringify(state.get(f.kind));
 				await control('/__sandbox/faults', { path: f.path, status: 403, times: 1 });
-				await expect(harness.poll(workflow(f.feed, 5000), TRIGGER, { staticData: state.get(f.kind) })).rejects.toThrow();
+				await expect(
+					harness.poll(workflow(f.feed, 5000), TRIGGER, { staticData: state.get(f.kind) }),
+				).rejects.toThrow();
 				polls++;
 				expect(JSON.stringify(state.get(f.kind))).toBe(before);
 			}
@@ -131,7 +160,10 @@ describe('Field Ops Trigger soak', () => {
 		let versions = 0;
 		for (const f of FEEDS) {
 			const truth = (await call(sb().coreUrl, `/__sandbox/records/${f.kind}`)).body.records as IDataObject[];
-			const own = new Set([sb().clients[0].companyId, ...sb().sandbox.world.companyTree(sb().clients[0].companyId)]);
+			const own = new Set([
+				sb().clients[0].companyId,
+				...sb().sandbox.world.companyTree(sb().clients[0].companyId),
+			]);
 			const stream = emitted.get(f.kind) ?? [];
 			versions += stream.length;
 
@@ -142,7 +174,10 @@ describe('Field Ops Trigger soak', () => {
 			// 0 gaps: every record written since the start has its final state as its last emission.
 			const last = new Map(stream.map((entry) => [String(entry.record.id), entry]));
 			const touched = truth.filter(
-				(record) => own.has(String(record.companyId)) && Date.parse(String(record.modifiedDateTime ?? record.deletedDateTime ?? record.createdDateTime)) >= startedAt,
+				(record) =>
+					own.has(String(record.companyId)) &&
+					Date.parse(String(record.modifiedDateTime ?? record.deletedDateTime ?? record.createdDateTime)) >=
+						startedAt,
 			);
 			records += touched.length;
 			const gaps: string[] = [];
@@ -153,10 +188,13 @@ describe('Field Ops Trigger soak', () => {
 					if (f.tombstones && got?.event !== 'deleted') gaps.push(`${String(record.id)} deleted`);
 					continue;
 				}
-				if (!got || fingerprintOf(content(got.record)) !== fingerprintOf(content(record))) gaps.push(`${String(record.id)} final`);
+				if (!got || fingerprintOf(content(got.record)) !== fingerprintOf(content(record)))
+					gaps.push(`${String(record.id)} final`);
 			}
 			expect(gaps).toEqual([]);
 		}
-		console.log(`soak: ${records} records written, ${versions} versions emitted, ${polls} polls (${pages} requests in the paged one), ${Date.now() - started} ms`);
-	}, 120_000);
+		console.log(
+			`soak (seed ${SEED}): ${records} records written, ${versions} versions emitted, ${polls} polls (${pages} requests in the paged one), ${Date.now() - started} ms`,
+		);
+	}, 240_000); // faults wait out their retry back-off; on a loaded machine this runs over 100 s
 });
