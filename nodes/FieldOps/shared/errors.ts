@@ -52,7 +52,7 @@ export function hide(text: string, secrets: string[]): string {
 	for (const secret of secrets.filter((s) => s.length >= 4)) {
 		const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
 		for (const form of new Set([...forms, new URLSearchParams({ s: secret }).toString().slice(2)]))
-			result = result.split(form).join('[hidden]');
+			if (result.includes(form)) result = result.split(form).join('[hidden]');
 	}
 	return result;
 }
