@@ -98,10 +98,10 @@ describe('Rule 2 — secrets never leave the node', () => {
 			const overrides = (await mode.apply(fake, route)) ?? {};
 			const outcome = await route.run(harness, fake, { credential: fakeCredential(harness, fake, overrides), continueOnFail });
 
+			expectNoSecrets(outcome);
 			expect(outcome.message).toMatch(typeof mode.message === 'function' ? mode.message(route) : mode.message);
 			if (mode.description) expect(outcome.description).toMatch(mode.description);
 			if (continueOnFail) expect(outcome.items[0]?.json.error).toBe(outcome.message);
-			expectNoSecrets(outcome);
 		});
 	});
 
