@@ -38,8 +38,37 @@ interface ErrorDetail {
 	message?: string;
 }
 
+/** Markup (a web page, an XML error): the API answers JSON, so an answer starting with a tag is never its message. */
 export function looksLikeHtml(text: string): boolean {
-	return /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
+	return /^\s*</.test(text);
+}
+
+/**
+ * Text from an answer with the credential's secrets blanked out (also URL- or JSON-encoded): a proxy or a
+ * misconfigured address may echo what it was sent, and that text may reach a message or an output item.
+ */
+export function hide(text: string, secrets: string[]): string {
+	let result = text;
+	for (const secret of secrets.filter((s) => s.length >= 4)) {
+		const forms = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+		for (const form of new Set([...forms, new URLSearchParams({ s: secret }).toString().slice(2)]))
+			if (result.includes(form)) result = result.split(form).join('[hidden]');
+	}
+	return result;
+}
+
+/**
+ * Why a connection failed, in words: n8n replaces a message that contains a code such as ECONNREFUSED with its
+ * own generic sentence, and ours names the address and the field to check.
+ */
+export function reachReason(error: unknown): string {
+	const code = String((error as { code?: unknown })?.code ?? '');
+	const text = `${code} ${(error as Error)?.message ?? ''}`;
+	if (/ECONNABORTED|ETIMEDOUT|timeout|stalled/i.test(text)) return 'no answer in time';
+	if (/ENOTFOUND|EAI_AGAIN/.test(code)) return 'unknown host name';
+	if (code === 'ECONNREFUSED') return 'connection refused';
+	if (/ECONNRESET|EPIPE|hang up|aborted/i.test(text)) return 'connection dropped';
+	return 'connection failed';
 }
 
 /** A short single line of text for a message: never a web page, never more than a few hundred characters. */
@@ -109,7 +138,8 @@ export function apiFailure(statusCode: number, body: unknown, what?: string): Fi
 	const { message: apiMessage, details } = readErrorBody(body);
 	const lines = describeErrors(details);
 	let message: string;
-	if (statusCode === 404)
+	if (statusCode === 401) message = 'Field Ops did not accept the access token (401)';
+	else if (statusCode === 404)
 		message = `${what ? `The ${what} was not found` : 'Not found'}${apiMessage ? `: ${apiMessage}` : ''}`;
 	else if (statusCode === 403)
 		message = `No access${what ? ` to this ${what}` : ''}${apiMessage ? `: ${apiMessage}` : ''}`;

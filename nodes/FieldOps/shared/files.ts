@@ -1,9 +1,46 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import {
+	sleep,
+	type IBinaryData,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
+import { FieldOpsFailure, reachReason, settle } from './errors';
 import type { Field } from './fields';
+import { DEFAULT_TIMEOUT_MS } from './http';
 import { forEachItem, type Item } from './items';
 import { readSettings } from './settings';
-import { send, type ApiRequest } from './transport';
+import { READ_RETRIES, retryDelayMs, send, timeoutOf, type ApiRequest } from './transport';
+
+/** The streamed body n8n hands over (a Node Readable; the strict lint forbids importing 'stream' for its type). */
+interface ByteStream extends AsyncIterable<Buffer> {
+	destroy(error?: Error): void;
+}
+
+/**
+ * The body, failing when no bytes come for `ms`: n8n's timeout ends once the headers are in, so a server that
+ * sends headers and then nothing would hold the download for ever.
+ */
+function stallGuard(body: ByteStream, ms: number): ByteStream {
+	const source = body[Symbol.asyncIterator]();
+	async function* chunks() {
+		for (;;) {
+			const stalled = new Promise<'stalled'>((resolve) =>
+				AbortSignal.timeout(ms).addEventListener('abort', () => resolve('stalled')),
+			);
+			const next = await Promise.race([source.next(), stalled]);
+			if (next === 'stalled') {
+				body.destroy();
+				throw Object.assign(new Error('stalled'), { code: 'ETIMEDOUT' });
+			}
+			if (next.done) return;
+			yield next.value;
+		}
+	}
+	// The answer's own class (Readable) wraps the guarded chunks, as n8n's binary store needs a Readable.
+	return (body.constructor as unknown as { from(chunks: AsyncIterable<Buffer>): ByteStream }).from(chunks());
+}
 
 /** The file name a Content-Disposition header carries (RFC 6266/5987 `filename*` preferred). */
 export function fileNameFromDisposition(header: unknown): string | undefined {
@@ -31,17 +68,31 @@ export async function downloadFile(
 	request: Pick<ApiRequest, 'path' | 'params' | 'qs' | 'url' | 'what' | 'itemIndex' | 'timeoutMs'>,
 	fallbackName: string,
 ): Promise<IBinaryData> {
-	const response = await send(context, { method: 'GET', what: 'file', ...request, expect: 'stream' });
-	const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
-	const contentType = String(response.headers['content-type'] ?? '')
-		.split(';')[0]
-		.trim();
-	const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : undefined;
-	return await context.helpers.prepareBinaryData(response.body as Buffer, fileName, mimeType);
+	const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	for (let attempt = 0; ; attempt++) {
+		const response = await send(context, { method: 'GET', what: 'file', ...request, expect: 'stream' });
+		const fileName = fileNameFromDisposition(response.headers['content-disposition']) ?? fallbackName;
+		const contentType = String(response.headers['content-type'] ?? '')
+			.split(';')[0]
+			.trim();
+		const mimeType = contentType && contentType !== 'application/octet-stream' ? contentType : undefined;
+		const body = stallGuard(response.body as ByteStream, timeoutMs);
+		const saved = await settle(
+			async () => await context.helpers.prepareBinaryData(body as never, fileName, mimeType),
+		);
+		if ('value' in saved) return saved.value;
+		// Stalled or dropped in the middle of the file: fetched again from the start, like any failed read.
+		if (attempt >= READ_RETRIES)
+			throw new FieldOpsFailure(
+				`The download of ${fileName} stopped before the end (${reachReason(saved.error)})`,
+				'Try again; for large files or a slow connection, raise the Timeout option.',
+			);
+		await sleep(retryDelayMs(attempt + 1));
+	}
 }
 
 export interface FileToDownload {
-	request: Pick<ApiRequest, 'path' | 'params' | 'qs' | 'what' | 'timeoutMs'>;
+	request: Pick<ApiRequest, 'path' | 'params' | 'qs' | 'what'>;
 	fallbackName: string;
 	/** What describes the file in the output item's json. */
 	json: IDataObject;
@@ -58,7 +109,12 @@ export async function downloadPerItem(
 	return await forEachItem(context, async (item) => {
 		const { request, fallbackName, json } = await locate(item);
 		const property = String(item.param('binaryPropertyName') ?? 'data');
-		const binary = await downloadFile(context, { ...request, itemIndex: item.index }, fallbackName);
+		const timeoutMs = timeoutOf(item);
+		const binary = await downloadFile(
+			context,
+			{ ...request, itemIndex: item.index, timeoutMs },
+			fallbackName,
+		);
 		return [
 			{
 				json: { ...json, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize },

@@ -7,7 +7,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure, looksLikeHtml } from './errors';
+import { FieldOpsFailure, hide, looksLikeHtml } from './errors';
 import { urlFieldLabel, type Api, type Settings } from './settings';
 import type { HttpCall } from './token';
 
@@ -37,6 +37,8 @@ export interface ApiRequest {
 	retries?: number;
 	/** `json`: the answer must be JSON; `stream`: the body is handed over unread (files). Default: JSON if it is JSON. */
 	expect?: 'json' | 'stream';
+	/** The shape the caller needs: what is wrong with the answer, or nothing. Retried on reads like a cut-off answer. */
+	check?: (body: unknown) => string | undefined;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -111,17 +113,66 @@ function isBlob(body: unknown): boolean {
 	return typeof (body as { stream?: unknown } | undefined)?.stream === 'function';
 }
 
-/** The answer's body: JSON when it is JSON, text otherwise; a web page or broken JSON where JSON is due fails. */
-export function readBody(request: ApiRequest, response: IN8nHttpFullResponse, apiLabel: string): unknown {
+/** What an answer is, in words, for messages about its shape. */
+export function kindOf(body: unknown): string {
+	if (body === undefined || body === null) return 'nothing';
+	if (Array.isArray(body)) return 'a list';
+	if (typeof body === 'string') return 'text';
+	if (typeof body === 'boolean') return 'true or false';
+	return typeof body === 'object' ? 'an object' : `a ${typeof body}`;
+}
+
+/** A {@link ApiRequest.check} for operations that need a list ("Project → Get Many", "a list of results"). */
+export const expectsList =
+	(operation: string, expected = 'a list') =>
+	(body: unknown): string | undefined =>
+		Array.isArray(body)
+			? undefined
+			: `Field Ops answered ${kindOf(body)} where ${operation} expects ${expected}`;
+
+/** A failure of the answer's content; a read asks again (the answer may have been cut off or mangled on its way). */
+function unreadable(request: ApiRequest, message: string, description: string): FieldOpsFailure {
+	return Object.assign(new FieldOpsFailure(message, description), { retryable: request.method === 'GET' });
+}
+
+/**
+ * The answer's body: JSON when it is JSON, text otherwise, cleaned of `secrets`; a web page, broken JSON where
+ * JSON is due, or an answer without the shape `request.check` needs fails.
+ */
+export function readBody(
+	request: ApiRequest,
+	response: IN8nHttpFullResponse,
+	apiLabel: string,
+	secrets: string[],
+): unknown {
 	if (request.expect === 'stream') return response.body;
-	const text = typeof response.body === 'string' ? response.body : String(response.body ?? '');
-	if (text.trim() === '') return undefined;
+	const text = hide(typeof response.body === 'string' ? response.body : String(response.body ?? ''), secrets);
+	const answered = request.what ? ` the ${request.what} request` : '';
 	if (looksLikeHtml(text))
-		throw new FieldOpsFailure(
+		throw unreadable(
+			request,
 			'The address does not point at the Field Ops API: it answered with a web page',
 			`Check the ${apiLabel} of the Field Ops credential (the API's root address, from your onboarding).`,
 		);
-	const type = String(response.headers?.['content-type'] ?? '');
+	const body =
+		text.trim() === '' ? undefined : parse(request, text, String(response.headers?.['content-type'] ?? ''));
+	if (body === undefined && request.expect === 'json')
+		throw unreadable(
+			request,
+			`Field Ops answered${answered} with nothing`,
+			'An answer was expected. Try again.',
+		);
+	const problem = request.check?.(body);
+	if (problem)
+		throw unreadable(
+			request,
+			problem,
+			'The answer did not have the shape the API documents. Try again; if it keeps happening, contact Field Ops support.',
+		);
+	return body;
+}
+
+function parse(request: ApiRequest, text: string, type: string): unknown {
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
@@ -129,12 +180,10 @@ export function readBody(request: ApiRequest, response: IN8nHttpFullResponse, ap
 		// succeeded); a read whose JSON is broken, or an answer that must be JSON, fails.
 		const mustBeJson = request.expect === 'json' || (type.includes('json') && request.method === 'GET');
 		if (!mustBeJson) return text;
-		throw Object.assign(
-			new FieldOpsFailure(
-				`Field Ops answered${request.what ? ` the ${request.what} request` : ''} with something that is not readable JSON`,
-				'The answer was cut off or is not what the API sends. Try again; if it keeps happening, contact Field Ops support.',
-			),
-			{ retryable: request.method === 'GET' },
+		throw unreadable(
+			request,
+			`Field Ops answered${request.what ? ` the ${request.what} request` : ''} with something that is not readable JSON`,
+			'The answer was cut off or is not what the API sends. Try again; if it keeps happening, contact Field Ops support.',
 		);
 	}
 }

@@ -8,7 +8,7 @@ import {
 
 import { limit, readLimit, returnAll, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
-import { sendJson, type Api, type PathParam } from './transport';
+import { expectsList, sendJson, type Api, type PathParam } from './transport';
 
 /** How an operation appears in the Operation list and to AI agents. */
 export interface OperationInfo {
@@ -157,6 +157,7 @@ function runRequests(operation: RequestOperation, resource: Resource, context: I
 			body: WITH_BODY.has(request.method) ? prepared.body : undefined,
 			what: request.what ?? resource.what,
 			itemIndex: item.index,
+			check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
 		});
 		const records = request.output ? await request.output(body, item) : asRecords(body);
 		return asItems(records.slice(0, max));

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError } from './errors';
+import { kindOf } from './http';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from './reports';
 import { send, type FieldOpsContext } from './transport';
 
@@ -35,28 +36,24 @@ export interface ReadOptions {
 
 /** Attempts per page on 429/5xx/dropped, stalled or unreadable answers, before the error is shown. */
 export const PAGE_RETRIES = 5;
-/** Guards against a service that never stops handing out continuation tokens. */
-export const MAX_PAGES = 100_000;
+/**
+ * No real read comes near this many records (n8n could not hold them): a service still handing out continuation
+ * tokens after this many records' worth of pages does not stop, so the read ends with an error.
+ */
+export const MAX_RECORDS = 10_000_000;
 
-/** The answer as a page of records, or a failure saying what was wrong with it. */
-function asPage(body: unknown): ReportPage {
+/** What is wrong with an answer that should be a page of records, or nothing. */
+function pageProblem(body: unknown): string | undefined {
 	if (!body || typeof body !== 'object' || Array.isArray(body))
-		throw new FieldOpsFailure(
-			`the answer is ${Array.isArray(body) ? 'a bare list' : typeof body === 'string' ? 'text' : 'empty'}, not a page of records`,
-		);
-	const page = body as IDataObject;
-	if (!Array.isArray(page.data))
-		throw new FieldOpsFailure(
-			`the page has ${page.data === undefined || page.data === null ? 'no' : 'a malformed'} "data" list`,
-		);
-	const token = page.continuationToken;
-	if (token !== undefined && token !== null && typeof token !== 'string')
-		throw new FieldOpsFailure('the continuation token is not text');
-	return {
-		...(page as unknown as ReportPage),
-		data: page.data as IDataObject[],
-		continuationToken: token || undefined,
-	};
+		return `Field Ops answered ${kindOf(body)} where a page of records was expected`;
+	const { data, continuationToken } = body as IDataObject;
+	if (!Array.isArray(data))
+		return `the page has ${data === undefined || data === null ? 'no' : 'a malformed'} "data" list`;
+	if (data.some((record) => !record || typeof record !== 'object' || Array.isArray(record)))
+		return 'the page has a "data" list whose entries are not records';
+	if (continuationToken !== undefined && continuationToken !== null && typeof continuationToken !== 'string')
+		return 'the continuation token is not text';
+	return undefined;
 }
 
 /**
@@ -71,14 +68,15 @@ export async function readReportPages(
 	options: ReadOptions,
 ): Promise<number> {
 	const chunkLimit = Math.min(Math.max(1, Math.floor(options.chunkLimit)), MAX_CHUNK_LIMIT);
+	const maxPages = Math.ceil(MAX_RECORDS / chunkLimit);
 	const seen = new Set<string>();
 	let token: string | undefined;
 	let number = 0;
 	do {
 		number++;
 		try {
-			if (number > MAX_PAGES)
-				throw new FieldOpsFailure(`more than ${MAX_PAGES} pages: the service does not stop`);
+			if (number > maxPages)
+				throw new FieldOpsFailure(`more than ${maxPages} pages without an end: the service does not stop`);
 			const response = await send(context, {
 				api: 'reporting',
 				method: 'GET',
@@ -88,14 +86,16 @@ export async function readReportPages(
 				itemIndex: options.itemIndex,
 				retries: PAGE_RETRIES,
 				timeoutMs: options.timeoutMs,
+				// A malformed page is asked for again, then an error: never read as an empty page.
+				check: pageProblem,
 			});
-			const page = asPage(response.body);
-			const serverTime = Date.parse(String(response.headers.date ?? ''));
-			await options.onPage(page, { number, serverTime: Number.isNaN(serverTime) ? undefined : serverTime });
-			token = page.continuationToken;
+			const page = response.body as ReportPage;
+			token = page.continuationToken || undefined;
 			if (token !== undefined && seen.has(token))
 				throw new FieldOpsFailure('the service repeated a continuation token it had already given');
 			if (token !== undefined) seen.add(token);
+			const serverTime = Date.parse(String(response.headers.date ?? ''));
+			await options.onPage(page, { number, serverTime: Number.isNaN(serverTime) ? undefined : serverTime });
 		} catch (error) {
 			const failure = nodeError(context.getNode(), error, options.itemIndex);
 			failure.message = `${feed.name}, page ${number}: ${failure.message}`;

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { sleep, type IHttpRequestOptions, type IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { FieldOpsFailure, readErrorBody, settle, shortText } from './errors';
+import { FieldOpsFailure, hide, reachReason, readErrorBody, settle, shortText } from './errors';
 
 /** One HTTP exchange that answers every status (redirects not followed), or throws for a network failure. */
 export type HttpCall = (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
@@ -65,10 +65,8 @@ export async function accessToken(http: HttpCall, client: TokenClient, rejected?
 }
 
 function reachFailure(client: TokenClient, error: unknown): FieldOpsFailure {
-	const code = String((error as { code?: unknown })?.code ?? '');
-	const reason = code === 'ENOTFOUND' ? 'the host name is unknown' : code ? code : 'no answer';
 	return new FieldOpsFailure(
-		`Could not reach the Field Ops token server at ${new URL(tokenUrlOf(client)).host} (${reason})`,
+		`Could not reach the Field Ops token server at ${new URL(tokenUrlOf(client)).host} (${reachReason(error)})`,
 		'Check the Token Server URL of the Field Ops credential, and that this n8n can reach it.',
 	);
 }
@@ -89,6 +87,12 @@ export function tokenFailure(client: TokenClient, status: number, body: unknown)
 			`Untick the APIs this client was not given (it asked for: ${client.scope}), or ask your Field Ops administrator to grant them.`,
 			status,
 		);
+	if (status >= 300 && status < 400)
+		return new FieldOpsFailure(
+			`The Field Ops token server answered with a redirect (${status}); the client secret was not sent on`,
+			'Check the Token Server URL of the Field Ops credential: give the address the token server answers at.',
+			status,
+		);
 	if (status === 404 || status === 405)
 		return new FieldOpsFailure(
 			`Nothing answers at ${tokenUrlOf(client)}`,
@@ -98,7 +102,7 @@ export function tokenFailure(client: TokenClient, status: number, body: unknown)
 	return new FieldOpsFailure(
 		`The Field Ops token server answered ${status}${message ? `: ${message}` : ''}`,
 		status >= 500
-			? 'The token server had a failure. Try again in a moment.'
+			? 'The token server had a failure. Try again in a moment; if it keeps happening, check the Token Server URL of the Field Ops credential.'
 			: 'Check the Token Server URL, Client ID and Client Secret of the Field Ops credential.',
 		status,
 	);
@@ -116,6 +120,11 @@ export async function fetchToken(http: HttpCall, client: TokenClient): Promise<T
 }
 
 async function requestToken(http: HttpCall, client: TokenClient): Promise<Token> {
+	if (!URL.canParse(tokenUrlOf(client)))
+		throw new FieldOpsFailure(
+			'The Token Server URL of the Field Ops credential is not a web address',
+			'Give the root address of the token server, starting with https://.',
+		);
 	const form = new URLSearchParams({
 		grant_type: 'client_credentials',
 		client_id: client.clientId,
@@ -135,9 +144,11 @@ async function requestToken(http: HttpCall, client: TokenClient): Promise<Token>
 	);
 	if ('error' in sent) throw Object.assign(reachFailure(client, sent.error), { transient: true });
 	const response = sent.value;
-	let body: unknown = response.body;
+	// A server that echoes the form would hand the secret to our messages.
+	const text = hide(String(response.body ?? ''), [client.clientSecret]);
+	let body: unknown = text;
 	try {
-		body = JSON.parse(String(response.body));
+		body = JSON.parse(text);
 	} catch {
 		// kept as text: the failure below says what came back
 	}
@@ -150,7 +161,7 @@ async function requestToken(http: HttpCall, client: TokenClient): Promise<Token>
 	if (typeof value !== 'string' || value === '') {
 		throw new FieldOpsFailure(
 			'The token server answered without an access token',
-			`Check the Token Server URL of the Field Ops credential (it answered: ${shortText(response.body) ?? 'something other than a token'}).`,
+			`Check the Token Server URL of the Field Ops credential (it answered: ${shortText(text) ?? 'something other than a token'}).`,
 		);
 	}
 	// `expires_in` may come as a number or a numeric string; without one, assume the spec's default (~30 min).

@@ -1,9 +1,11 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, apiFailure, nodeError, settle } from './errors';
+import { FieldOpsFailure, apiFailure, hide, nodeError, reachReason, settle } from './errors';
 import {
+	DEFAULT_TIMEOUT_MS,
 	discard,
 	exchange,
+	expectsList,
 	failureText,
 	httpOf,
 	readBody,
@@ -12,20 +14,49 @@ import {
 	type FieldOpsContext,
 	type PathParam,
 } from './http';
+import type { Field } from './fields';
+import type { Item } from './items';
 import { readSettings, urlFieldLabel, type Settings } from './settings';
 import { accessToken } from './token';
 
-const READ_RETRIES = 2;
+export const READ_RETRIES = 2;
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 const MAX_RETRY_WAIT_MS = 30_000;
 /** Half of a UTF-16 pair without its other half: it has no UTF-8 form, so it cannot be sent. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function retryDelayMs(attempt: number, retryAfter: unknown): number {
+export function retryDelayMs(attempt: number, retryAfter?: unknown): number {
 	const seconds = Number(retryAfter);
 	if (retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0)
 		return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
 	return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
+}
+
+/** The Timeout option of operations whose requests may take long: uploads, downloads, report pages. */
+export const timeoutField: Field = {
+	property: {
+		displayName: 'Timeout (Seconds)',
+		name: 'timeout',
+		type: 'number',
+		// DEFAULT_TIMEOUT_MS in seconds (the lint wants a literal).
+		default: 60,
+		typeOptions: { minValue: 1 },
+		description:
+			'How long each request may wait for Field Ops before it fails (reads are tried again). Raise it for large files.',
+	},
+};
+
+/** The item's Timeout in milliseconds; a value that is not a number of seconds above 0 is refused. */
+export function timeoutOf(item: Item): number {
+	const raw = item.param('timeout');
+	if (raw === null || raw === '') return DEFAULT_TIMEOUT_MS;
+	const seconds = typeof raw === 'number' ? raw : Number(String(raw).trim());
+	if (!Number.isFinite(seconds) || seconds <= 0)
+		throw new FieldOpsFailure(
+			`Timeout must be a number of seconds above 0: "${String(raw)}"`,
+			'For example 60, or 600 for large files.',
+		);
+	return Math.round(seconds * 1000);
 }
 
 /** A path value as one encoded segment; `.`, `..`, empty or unencodable values are refused before sending. */
@@ -42,6 +73,12 @@ function segment(name: string, param: PathParam | undefined): string {
 }
 
 function targetUrl(settings: Settings, request: ApiRequest): string {
+	const api = request.api ?? 'core';
+	if (request.url === undefined && !URL.canParse(settings.urls[api]))
+		throw new FieldOpsFailure(
+			`The ${urlFieldLabel(api)} of the Field Ops credential is not a web address`,
+			"Give the API's root address from your onboarding, starting with https://.",
+		);
 	if (request.url !== undefined) {
 		if (!settings.isOwn(request.url))
 			throw new FieldOpsFailure(
@@ -53,26 +90,15 @@ function targetUrl(settings: Settings, request: ApiRequest): string {
 	const path = (request.path ?? '').replace(/\{(\w+)\}/g, (_, name: string) =>
 		segment(name, request.params?.[name]),
 	);
-	return `${settings.urls[request.api ?? 'core']}${path}`;
+	return `${settings.urls[api]}${path}`;
 }
 
-function networkFailure(
-	settings: Settings,
-	request: ApiRequest,
-	url: string,
-	error: unknown,
-): FieldOpsFailure {
-	const code = String((error as { code?: unknown })?.code ?? '');
-	const timedOut = /ECONNABORTED|ETIMEDOUT|timeout/i.test(`${code} ${(error as Error)?.message ?? ''}`);
-	const reason = timedOut
-		? 'no answer in time'
-		: code === 'ENOTFOUND'
-			? 'unknown host name'
-			: code || 'connection failed';
+function networkFailure(request: Pick<ApiRequest, 'api' | 'url'>, url: string, error: unknown) {
+	const reason = reachReason(error);
 	const api = request.url ? 'Core API URL' : urlFieldLabel(request.api ?? 'core');
 	return new FieldOpsFailure(
 		`Could not reach Field Ops at ${new URL(url).host} (${reason})`,
-		timedOut
+		reason === 'no answer in time'
 			? 'Field Ops did not answer in time. Try again in a moment, or raise the Timeout option where the node has one.'
 			: `Check the ${api} of the Field Ops credential, and that this n8n can reach it.`,
 	);
@@ -106,11 +132,13 @@ async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promis
 		});
 		if ('error' in sent) {
 			if (sent.error instanceof FieldOpsFailure) throw sent.error;
-			if (attempt >= retries) throw networkFailure(settings, request, url, sent.error);
-			await sleep(retryDelayMs(attempt + 1, undefined));
+			if (attempt >= retries) throw networkFailure(request, url, sent.error);
+			await sleep(retryDelayMs(attempt + 1));
 			continue;
 		}
 		const { token, response } = sent.value;
+		// Whatever the server says back is cleaned of what we sent it.
+		const secrets = [token, settings.client.clientSecret];
 		if (response.statusCode === 401 && rejected === undefined) {
 			// Once per request: the token may have been revoked; a new one is fetched and the request sent again.
 			discard(response.body);
@@ -123,9 +151,21 @@ async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promis
 			await sleep(retryDelayMs(attempt + 1, response.headers?.['retry-after']));
 			continue;
 		}
-		if (response.statusCode >= 400)
-			throw apiFailure(response.statusCode, await failureText(response.body), request.what);
-		const read = await settle(async () => readBody(request, response, urlFieldLabel(request.api ?? 'core')));
+		if (response.statusCode >= 400) {
+			const text = hide(String((await failureText(response.body)) ?? ''), secrets);
+			throw apiFailure(response.statusCode, text, request.what);
+		}
+		if (response.statusCode >= 300) {
+			discard(response.body);
+			throw new FieldOpsFailure(
+				`Field Ops answered ${response.statusCode} without saying where to go`,
+				`Check the ${urlFieldLabel(request.api ?? 'core')} of the Field Ops credential.`,
+				response.statusCode,
+			);
+		}
+		const read = await settle(async () =>
+			readBody(request, response, urlFieldLabel(request.api ?? 'core'), secrets),
+		);
 		if ('value' in read)
 			return {
 				statusCode: response.statusCode,
@@ -133,7 +173,7 @@ async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promis
 				body: read.value as T,
 			};
 		if (!(read.error as { retryable?: boolean }).retryable || attempt >= retries) throw read.error;
-		await sleep(retryDelayMs(attempt + 1, undefined));
+		await sleep(retryDelayMs(attempt + 1, response.headers?.['retry-after']));
 	}
 }
 
@@ -142,5 +182,6 @@ export async function sendJson<T = unknown>(context: FieldOpsContext, request: A
 	return (await send<T>(context, request)).body;
 }
 
+export { expectsList };
 export type { ApiRequest, ApiResponse, FieldOpsContext, PathParam };
 export type { Api } from './settings';

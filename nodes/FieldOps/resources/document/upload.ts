@@ -3,7 +3,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 import { bodyField, optionsCollection, type Field } from '../../shared/fields';
 import { asItems, forEachItem, type Item } from '../../shared/items';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { sendJson, timeoutField, timeoutOf } from '../../shared/transport';
 import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
 import { filePart, multipartBody, type FilePart } from './multipart';
 
@@ -114,7 +114,7 @@ export const upload: CodeOperation = {
 	value: 'upload',
 	action: 'Upload documents',
 	description: 'Upload the files of each item (e.g. e-mail attachments) to a project or work order',
-	fields: [...TARGET_FIELDS, binarySource, binaryPropertyName, options],
+	fields: [...TARGET_FIELDS, binarySource, binaryPropertyName, options, timeoutField],
 	requests: DOCUMENT_REQUESTS('POST'),
 	execute: async (context) => {
 		const inputs = context.getInputData();
@@ -132,8 +132,13 @@ export const upload: CodeOperation = {
 				body: multipartBody(parts),
 				what: 'document',
 				itemIndex: item.index,
-				// Only the upload result counts as success (a redirect or a web page is not one).
+				timeoutMs: timeoutOf(item),
+				// Only the upload result counts as success (a redirect, a web page or nothing is not one).
 				expect: 'json',
+				check: (answer) =>
+					answer && typeof answer === 'object' && !Array.isArray(answer)
+						? undefined
+						: 'Field Ops answered the upload with something other than an upload result',
 			});
 			return asItems(body);
 		});

@@ -1,6 +1,7 @@
 import { requiredField, type Field } from '../../shared/fields';
 import { downloadPerItem, putFileInField } from '../../shared/files';
 import { fromFields, type CodeOperation } from '../../shared/operation';
+import { timeoutField } from '../../shared/transport';
 
 const FILE = '/api/file/{fileReferenceId}';
 const fileReferenceId = requiredField(
@@ -36,7 +37,7 @@ export const downloadFile: CodeOperation = {
 	value: 'downloadFile',
 	action: 'Download a file',
 	description: 'Download an image, PDF or document by its file reference ID into a binary property',
-	fields: [fileReferenceId, maxDimension, binaryPropertyName],
+	fields: [fileReferenceId, maxDimension, binaryPropertyName, timeoutField],
 	requests: [{ method: 'GET', path: FILE }],
 	execute: async (context) =>
 		await downloadPerItem(context, async (item) => {

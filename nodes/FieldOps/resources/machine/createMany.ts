@@ -1,6 +1,6 @@
 import { batchSizeField, runBatched } from '../../shared/batch';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { expectsList, sendJson } from '../../shared/transport';
 import { bulkOutcomes } from './bulk';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 
@@ -20,7 +20,13 @@ export const createMany: CodeOperation = {
 			buildElement: async (item) => (await fromFields(NEW_MACHINE_FIELDS, item)).body,
 			send: async (elements) =>
 				bulkOutcomes(
-					await sendJson(context, { method: 'POST', path: CREATE_ARRAY, body: elements, what: 'machine' }),
+					await sendJson(context, {
+						method: 'POST',
+						path: CREATE_ARRAY,
+						body: elements,
+						what: 'machine',
+						check: expectsList('Machine → Create Many', 'a list of results'),
+					}),
 					elements,
 				),
 		}),

@@ -1,7 +1,7 @@
 import { batchSizeField, runBatched } from '../../shared/batch';
 import { machineLocator } from '../../shared/locators';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { expectsList, sendJson } from '../../shared/transport';
 import { bulkOutcomes } from './bulk';
 import { MACHINES, updateFields } from './fields';
 
@@ -31,7 +31,13 @@ export const updateMany: CodeOperation = {
 			buildElement: async (item) => (await fromFields([machineOfItem, updateFields], item)).body,
 			send: async (elements) =>
 				bulkOutcomes(
-					await sendJson(context, { method: 'PUT', path: UPDATE_ARRAY, body: elements, what: 'machine' }),
+					await sendJson(context, {
+						method: 'PUT',
+						path: UPDATE_ARRAY,
+						body: elements,
+						what: 'machine',
+						check: expectsList('Machine → Update Many', 'a list of results'),
+					}),
 					elements,
 				),
 		}),

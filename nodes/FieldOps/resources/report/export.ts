@@ -9,6 +9,7 @@ import type { CodeOperation } from '../../shared/operation';
 import { readReportPages } from '../../shared/pagination';
 import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
+import { timeoutOf } from '../../shared/transport';
 import { reportFields } from './fields';
 
 const IMAGE_URL_FIELD: Record<string, string> = {
@@ -76,6 +77,7 @@ async function attachFiles(
 	entries: INodeExecutionData[],
 	options: ReportOptions,
 	itemIndex: number,
+	timeoutMs: number,
 ) {
 	const property = options.binaryPropertyName || 'data';
 	const urlField = feed.files === 'image' ? IMAGE_URL_FIELD[options.imageSize ?? 'large'] : 'pdfUrl';
@@ -106,7 +108,7 @@ async function attachFiles(
 				record.fileName ??
 				`${feed.record.replace(/\s+/g, '-')}-${String(record.id)}${feed.files === 'pdf' ? '.pdf' : ''}`,
 		);
-		entry.binary = { [property]: await downloadFile(context, { url, itemIndex }, fallbackName) };
+		entry.binary = { [property]: await downloadFile(context, { url, itemIndex, timeoutMs }, fallbackName) };
 		record._file = { downloaded: true, property };
 	});
 }
@@ -124,6 +126,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 			await forEachItem(context, async (item) => {
 				const query = await buildQuery(item, feed);
 				const limit = readLimit(item);
+				const timeoutMs = timeoutOf(item);
 				const options = (item.param<ReportOptions>('options') ?? {}) as ReportOptions;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
@@ -132,6 +135,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 					query,
 					chunkLimit: Math.min(pageSize, limit),
 					itemIndex: item.index,
+					timeoutMs,
 					enough: () => entries.length >= limit,
 					onPage: (page) => {
 						const envelope = options.includeEnvelope
@@ -150,7 +154,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 					},
 				});
 				if (options.downloadFiles && feed.files)
-					await attachFiles(context, feed, entries, options, item.index);
+					await attachFiles(context, feed, entries, options, item.index, timeoutMs);
 				return entries;
 			}),
 	};

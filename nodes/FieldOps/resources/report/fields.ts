@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { limit, returnAll, type Field } from '../../shared/fields';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
+import { timeoutField } from '../../shared/transport';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);
@@ -171,4 +172,5 @@ export const reportFields = (feed: ReportFeed): Field[] => [
 	returnAll,
 	limit,
 	options,
+	timeoutField,
 ];
