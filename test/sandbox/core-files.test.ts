@@ -63,7 +63,8 @@ describe('sandbox core: GET /api/file/{fileReferenceId}', () => {
 				type: 'image/png',
 			},
 		]);
-	});
+		// Large pictures rendered and parsed in JavaScript: about 50 s on a quiet machine, more under load.
+	}, 300_000);
 
 	it('serves the stored bytes with its content type and 14-day cache headers', async () => {
 		const res = await api(`/api/file/${landscape}`);
