@@ -24,6 +24,7 @@ import {
 	type TriggerEvent,
 } from './cursor';
 import { cursorFeed } from './feeds';
+import { eventAction, eventNotice, noTestEvent, TRIGGER_SUBTITLE } from './wording';
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ export class FieldOpsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "New and changed " + $parameter["feed"] }}',
+		subtitle: TRIGGER_SUBTITLE,
 		description: 'Starts the workflow when Field Ops records are created, changed or deleted (reporting API)',
 		defaults: { name: 'Field Ops Trigger' },
 		polling: true,
@@ -84,13 +85,14 @@ export class FieldOpsTrigger implements INodeType {
 		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
 		properties: [
 			{
-				displayName: 'Records',
+				displayName: 'Trigger On',
 				name: 'feed',
 				type: 'options',
 				noDataExpression: true,
 				options: REPORT_FEEDS.map((feed) => ({
 					name: feed.name,
 					value: feed.value,
+					action: eventAction(feed),
 					description: `Each new or changed ${feed.record}`,
 				})),
 				default: 'incidentRegistrations',
@@ -111,6 +113,7 @@ export class FieldOpsTrigger implements INodeType {
 				default: ['new', 'changed', 'deleted'],
 				description: 'Which changes start the workflow. Each item says which it was in "_event".',
 			},
+			eventNotice,
 			{
 				displayName:
 					'Deleted records are only reported by Machine Registrations and Absence Registrations; for the other reports "Deleted" never fires.',
@@ -229,7 +232,8 @@ export class FieldOpsTrigger implements INodeType {
 				});
 				const newest = newestForTest(records, definition, cursorOptions);
 				if (newest.length > 0 || days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1]) {
-					return newest.length > 0 ? [newest.map(({ event, record }) => toItem(event, record))] : null;
+					if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
+					throw noTestEvent(this.getNode(), feed, { records, definition, options: cursorOptions, days });
 				}
 			}
 		}
