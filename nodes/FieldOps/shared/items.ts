@@ -122,7 +122,7 @@ function withLabels(text: string, fields: string[], labels: Record<string, strin
 
 /**
  * The error of one item as the user reads it: fields by their labels, the item by its number (from 1, also where
- * n8n's own helpers wrote "[item 0]"), and what was already done.
+ * n8n's own helpers or editor would write "[item 0]"), and what was already done.
  */
 function describeFailure(
 	context: IExecuteFunctions,
@@ -138,8 +138,10 @@ function describeFailure(
 	const labels = options.labels ?? {};
 	let message = withLabels(failure.message, fields, labels).replace(/\s*\[item \d+\]/g, '');
 	let description = withLabels(failure.description ?? '', fields, labels);
-	if (context.getInputData().length > 1 && !/^Item \d+:/.test(message))
-		message = `Item ${itemNumber(index)}: ${message}`;
+	// n8n's editor appends "[item <index>]" (from 0) unless the message names the item: we name it from 1, in
+	// n8n's own form, and give n8n the same number for its "Item Index".
+	if (context.getInputData().length > 1) message = `${message} [item ${itemNumber(index)}]`;
+	failure.context.itemIndex = itemNumber(index);
 	if (options.writes && done.length > 0)
 		description = [description, partialSaveNote(options.writes, done, index)].filter(Boolean).join('\n\n');
 	failure.message = message;
