@@ -4,7 +4,7 @@
  * credential's Test naming the field to fix, words instead of raw values (subtitles, node creator), and a Fetch Test
  * Event that says what there is.
  */
-import type { ICredentialDataDecryptedObject, INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
+import { NodeHelpers, type ICredentialDataDecryptedObject, type INode, type INodeListSearchResult, type INodeParameters, type INodeType } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
@@ -129,6 +129,19 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 			const reachable = [...world().projects.values()].filter((p) => world().canAccessCompany(own(), p.companyId));
 			expect(results.map((r) => r.value).sort()).toEqual(reachable.map((p) => p.id).sort());
 			expect(results.map((r) => r.name)).toContain(`${reachable.find((p) => !p.active)!.projectNumber} – ${reachable.find((p) => !p.active)!.name} – (inactive)`);
+		});
+
+		it('flags an ID left in a number mode after switching (n8n keeps the value when the mode changes)', () => {
+			const { description } = fieldOps();
+			const issuesOf = (project: unknown) => {
+				const node = { id: 'n', name: 'Field Ops', type: FIELD_OPS_NODE, typeVersion: 1, position: [0, 0], parameters: { resource: 'project', operation: 'get', project } } as unknown as INode;
+				node.parameters = NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description) ?? {};
+				return NodeHelpers.getNodeParametersIssues(description.properties, node, description)?.parameters?.project ?? [];
+			};
+			const id = subsidiaryProject().id;
+			expect(issuesOf(rl('projectNumber', id))).toEqual(['This is an ID, not a project number: enter the project number (e.g. P1001), or switch to By ID']);
+			expect(issuesOf(rl('projectNumber', 'A1001'))).toEqual([]);
+			expect(issuesOf(rl('id', id))).toEqual([]);
 		});
 
 		it('says to choose the project first, rather than an empty work-order list', async () => {
