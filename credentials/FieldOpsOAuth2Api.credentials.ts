@@ -1,29 +1,50 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-const urlHint = (what: string) =>
-	`${what}. You get it at onboarding, or on the integration page of the Field Ops web administration (Company setup → Integrations).`;
+const FROM_ONBOARDING =
+	'You get it at onboarding, or on the integration page of the Field Ops web administration (Company setup → Integrations).';
 
-const urlProperty = (displayName: string, name: string, example: string, hint: string): INodeProperties => ({
+/** An API's address: shown, and required, only while that API is ticked (`shownWith`). */
+const urlProperty = (
+	displayName: string,
+	name: string,
+	example: string,
+	hint: string,
+	shownWith?: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'string',
 	default: '',
 	required: true,
 	placeholder: example,
-	hint: urlHint(hint),
+	hint: `${hint}. ${FROM_ONBOARDING}`,
+	...(shownWith ? { displayOptions: { show: { [shownWith]: [true] } } } : {}),
 	typeOptions: {
 		validation: [
 			{
 				type: 'regex',
 				properties: {
-					regex: '^https?://[^\\s/?#]+(/[^\\s?#]*)?$',
-					errorMessage: 'Enter an address such as https://api.example.com (no query string, no spaces)',
+					regex: '^\\s*https?://[^\\s/?#]+(/[^\\s?#]*)?\\s*$',
+					errorMessage: `Enter an address such as ${example} (no query string, no spaces)`,
 				},
 			},
 		],
 	},
 });
 
+const useApi = (displayName: string, name: string, what: string, on: boolean): INodeProperties => ({
+	displayName,
+	name,
+	type: 'boolean',
+	default: on,
+	description: `Whether this credential uses the ${what}; its address is asked for only when it is on`,
+});
+
+/**
+ * The Field Ops API client. The spec publishes no addresses (each environment's four are handed out at
+ * onboarding) and no pattern between them, so nothing is filled in by guess: the client's ID and secret come
+ * first, then the token server, then each API with its address, asked for only when that API is used.
+ */
 export class FieldOpsOAuth2Api implements ICredentialType {
 	name = 'fieldOpsOAuth2Api';
 
@@ -35,41 +56,12 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
-			displayName: 'Environment',
-			name: 'environment',
-			type: 'options',
-			options: [
-				{ name: 'Production', value: 'production' },
-				{ name: 'Test', value: 'test' },
-			],
-			default: 'production',
-			description:
-				'Which Field Ops environment these addresses and this client belong to. Credentials of one environment do not work in the other.',
+			displayName:
+				'Each Field Ops environment (test, production) has its own addresses and API clients: take all of them from the same environment.',
+			name: 'environmentNotice',
+			type: 'notice',
+			default: '',
 		},
-		urlProperty(
-			'Core API URL',
-			'coreUrl',
-			'https://api.example.com',
-			'Root address of the core integration API',
-		),
-		urlProperty(
-			'Reporting API URL',
-			'reportingUrl',
-			'https://reporting.example.com',
-			'Root address of the reporting (data extraction) API',
-		),
-		urlProperty(
-			'Token Server URL',
-			'identityUrl',
-			'https://identity.example.com',
-			'Root address of the token server; the token is requested from its /connect/token',
-		),
-		urlProperty(
-			'Machine-State API URL',
-			'machineStateUrl',
-			'https://machinestate.example.com',
-			'Root address of the machine-state API',
-		),
 		{
 			displayName: 'Client ID',
 			name: 'clientId',
@@ -87,28 +79,47 @@ export class FieldOpsOAuth2Api implements ICredentialType {
 			required: true,
 			hint: 'The secret shown once when the API client was created',
 		},
-		{
-			displayName: 'Use Core API',
-			name: 'useCoreApi',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to request access to the core API (projects, work orders, machines, people, documents)',
-		},
-		{
-			displayName: 'Use Reporting API',
-			name: 'useReportingApi',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to request access to the reporting API (time, absence, payroll, images, checklists…)',
-		},
-		{
-			displayName: 'Use Machine-State API',
-			name: 'useMachineStateApi',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to request access to the machine-state API',
-		},
+		urlProperty(
+			'Token Server URL',
+			'identityUrl',
+			'https://identity.example.com',
+			'Address of the token server (its root, or the whole …/connect/token address)',
+		),
+		useApi(
+			'Use Core API',
+			'useCoreApi',
+			'core API (projects, work orders, machines, people, documents)',
+			true,
+		),
+		urlProperty(
+			'Core API URL',
+			'coreUrl',
+			'https://api.example.com',
+			'Root address of the core integration API',
+			'useCoreApi',
+		),
+		useApi(
+			'Use Reporting API',
+			'useReportingApi',
+			'reporting API (time, absence, payroll, images, checklists…)',
+			true,
+		),
+		urlProperty(
+			'Reporting API URL',
+			'reportingUrl',
+			'https://reporting.example.com',
+			'Root address of the reporting (data extraction) API',
+			'useReportingApi',
+		),
+		useApi('Use Machine-State API', 'useMachineStateApi', 'machine-state API', false),
+		urlProperty(
+			'Machine-State API URL',
+			'machineStateUrl',
+			'https://machinestate.example.com',
+			'Root address of the machine-state API',
+			'useMachineStateApi',
+		),
+		// Credentials saved before it became a notice keep their choice here; it never filled anything in.
+		{ displayName: 'Environment', name: 'environment', type: 'hidden', default: '' },
 	];
 }

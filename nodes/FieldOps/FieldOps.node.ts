@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { testFieldOpsCredential } from './shared/credentialTest';
-import { describeResources } from './shared/describe';
+import { describeResources, subtitleOf } from './shared/describe';
 import { execute } from './shared/operation';
 import { RESOURCES } from './resources';
 import { listSearch, loadOptions } from './methods';
@@ -19,7 +19,7 @@ export class FieldOps implements INodeType {
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle: subtitleOf(RESOURCES),
 		description:
 			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',
 		defaults: { name: 'Field Ops' },

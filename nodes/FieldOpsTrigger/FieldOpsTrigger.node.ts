@@ -11,6 +11,7 @@ import { testFieldOpsCredential } from '../FieldOps/shared/credentialTest';
 import { reportFiltersProperty } from '../FieldOps/shared/reportFilters';
 import { REPORT_FEEDS } from '../FieldOps/shared/reports';
 import { pollFeed } from './poll';
+import { eventAction, eventNotice, TRIGGER_SUBTITLE } from './wording';
 
 const TOMBSTONE_FEEDS = REPORT_FEEDS.filter((feed) => feed.tombstones).map((feed) => feed.value);
 
@@ -21,7 +22,7 @@ export class FieldOpsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "New and changed " + $parameter["feed"] }}',
+		subtitle: TRIGGER_SUBTITLE,
 		description: 'Starts the workflow when Field Ops records are created, changed or deleted (reporting API)',
 		defaults: { name: 'Field Ops Trigger' },
 		polling: true,
@@ -30,13 +31,14 @@ export class FieldOpsTrigger implements INodeType {
 		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
 		properties: [
 			{
-				displayName: 'Records',
+				displayName: 'Trigger On',
 				name: 'feed',
 				type: 'options',
 				noDataExpression: true,
 				options: REPORT_FEEDS.map((feed) => ({
 					name: feed.name,
 					value: feed.value,
+					action: eventAction(feed),
 					description: `Each new or changed ${feed.record}`,
 				})),
 				default: 'incidentRegistrations',
@@ -57,6 +59,7 @@ export class FieldOpsTrigger implements INodeType {
 				default: ['new', 'changed', 'deleted'],
 				description: 'Which changes start the workflow. Each item says which it was in "_event".',
 			},
+			eventNotice,
 			{
 				displayName:
 					'Deleted records are only reported by Machine Registrations and Absence Registrations; for the other reports "Deleted" never fires.',

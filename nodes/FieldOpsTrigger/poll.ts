@@ -22,6 +22,7 @@ import {
 	type TriggerEvent,
 } from './cursor';
 import { cursorFeed } from './feeds';
+import { noTestEvent } from './wording';
 
 type Row = Record<string, unknown>;
 
@@ -113,9 +114,9 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 				{ chunkLimit: MAX_CHUNK_LIMIT },
 			);
 			const newest = newestForTest(records, definition, cursorOptions);
-			if (newest.length > 0 || days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1]) {
-				return newest.length > 0 ? [newest.map(({ event, record }) => toItem(event, record))] : null;
-			}
+			if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
+			if (days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1])
+				throw noTestEvent(this.getNode(), feed, { records, definition, options: cursorOptions, days });
 		}
 	}
 

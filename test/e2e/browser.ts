@@ -123,3 +123,28 @@ export async function waitForValue(input: Locator, value: string, timeout = 10_0
 	);
 	if (shown !== value) throw new Error(`expected the input to show "${value}", it shows "${shown}"`);
 }
+
+/** Opens the "From list" dropdown of resource locator `name` and answers the list's items (their visible text). */
+export async function openLocatorList(page: Page, scope: Locator, name: string): Promise<Locator> {
+	const locator = scope.getByTestId(`resource-locator-${name}`);
+	await locator.getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item');
+	// The list, or its error or empty state, whichever n8n shows.
+	await page.locator('[data-test-id="rlc-item"], [data-test-id="rlc-error-container"], :text("No results")').first().waitFor();
+	return items;
+}
+
+/**
+ * Whether a dropdown's input shows its whole value: the text's width in the input's font against the room between its
+ * paddings (the right one holds the arrow). n8n's own "From list" takes 48.2 px of the mode selector's 47: a label
+ * is cut when it goes more than 2 px further ("By Project Number" showed "By Proje"). Runs in the page.
+ */
+export async function showsWholeValue(input: Locator): Promise<boolean> {
+	return await input.evaluate((element: any) => {
+		const style = element.ownerDocument.defaultView.getComputedStyle(element);
+		const context = element.ownerDocument.createElement('canvas').getContext('2d');
+		context.font = style.font;
+		const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+		return context.measureText(element.value).width <= room + 2;
+	});
+}

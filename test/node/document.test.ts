@@ -46,6 +46,17 @@ describe('Field Ops → Document', () => {
 		expect(names.filter((n) => n === 'plan.pdf')).toHaveLength(1);
 	});
 
+	it('stops at an item without its file, saying the item before it was uploaded (numbers from 1, also for n8n’s own check)', async () => {
+		const result = await run({ operation: 'upload', binarySource: 'single', binaryPropertyName: 'attachment_0' }, [
+			{ json: {}, binary: { attachment_0: attachment('rapport', 'rapport.pdf') } },
+			{ json: {}, binary: {} },
+		]);
+		const error = result.error as Error & { description?: string };
+		expect(error.message).toMatch(/ \[item 2\]$/);
+		expect(error.message).not.toMatch(/\[item [01]\]/);
+		expect(error.description).toMatch(/Item 1 was uploaded before this failure; item 2 and the items after it were not sent\./);
+	});
+
 	it('sends a name for a file without one, and accepts a zero-byte file', async () => {
 		const result = await run({ operation: 'upload', binaryPropertyName: 'data,empty' }, [{ json: {}, binary: { data: attachment('x', undefined, 'application/pdf'), empty: attachment('', 'empty.txt', 'text/plain') } }]);
 		const files = result.items['Field Ops'][0].json.files as { name: string; size: number }[];

@@ -56,17 +56,17 @@ describe('Field Ops → Employee (v5)', () => {
 		expect((await stats()).requests['POST /api/v5/integration/employees']).toBeUndefined();
 	});
 
-	it('shows the v5 errors[] as "field — message"', async () => {
+	it('shows the v5 errors[] as "field — message", each field by its label', async () => {
 		const duplicate = await create('HR-1');
 		expect(duplicate.error?.message).toBe(
-			'Field Ops refused the request: employeeNumber — employeeNumber HR-1 is already used in the company structure',
+			'Field Ops refused the request: Employee Number HR-1 is already used in the company structure',
 		);
 		// Two problems at once: the message counts them, the description lists one line per field.
 		const two = await create('HR-2', { lastName: 'x'.repeat(201), phone: 'x' });
 		expect(two.error?.message).toMatch(/2 problems/);
 		const description = String((two.error as { description?: string }).description);
-		expect(description).toMatch(/^lastName — /m);
-		expect(description).toMatch(/^phone — /m);
+		expect(description).toMatch(/^Last Name — /m);
+		expect(description).toMatch(/^Phone — /m);
 	});
 
 	it('gets an employee with employment history and tags, lists with a number filter, and searches', async () => {

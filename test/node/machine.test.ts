@@ -48,7 +48,8 @@ describe('Field Ops → Machine', () => {
 		const output = result.items['Field Ops'];
 		expect(output).toHaveLength(5);
 		expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2, 3, 4]);
-		expect(output[2].json.error).toMatch(/item 3.*machineNumber/);
+		expect(output[2].json.error).toMatch(/item 3.*Machine Number M-900 is already used/);
+		expect((output[2].error as { description?: string }).description).toMatch(/^Give another Machine Number, or use Update/);
 		expect(output.filter((item) => item.json.success === true)).toHaveLength(4);
 		expect(machines().filter((m) => m.name === 'Bulk').map((m) => m.machineNumber).sort()).toEqual(['B-1', 'B-2', 'B-4', 'B-5']);
 	});

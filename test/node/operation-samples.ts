@@ -178,7 +178,7 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'user.update': {
 			parameters: { user: rl('profileId', person.companyProfileId), updateFields: { workTitle: 'x' } },
 		},
-		'workOrder.create': { parameters: { project: rl('id', project.id), companyId, externalId: 'S-W1' } },
+		'workOrder.create': { parameters: { project: rl('id', project.id), externalId: 'S-W1', name: 'Sample' } },
 		'workOrder.delete': { parameters: { project: rl('id', project.id), workOrder: rl('id', task.id) } },
 		'workOrder.get': { parameters: { project: rl('id', project.id), workOrder: rl('id', task.id) } },
 		'workOrder.getAll': { parameters: { project: rl('id', project.id), returnAll: true } },
@@ -199,8 +199,8 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 			parameters: {
 				project: rl('id', project.id),
 				workOrder: rl('id', task.id),
-				companyId,
 				externalId: task.externalId,
+				name: 'Sample',
 			},
 		},
 		'workOrder.update': {

@@ -105,6 +105,6 @@ describe('Field Ops → Project: bad input', () => {
 		expect((await stats()).requests['POST /api/v4/integration/projects']).toBeUndefined();
 		const taken = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === companyId)!.projectNumber;
 		const duplicate = await harness.run(fieldOpsWorkflow({ resource: 'project', operation: 'create', companyId, projectNumber: taken }, { continueOnFail: true }));
-		expect(duplicate.items['Field Ops'][0].json.error).toMatch(/projectNumber — .*already used/);
+		expect(duplicate.items['Field Ops'][0].json.error).toMatch(/Project Number P\d+ is already used/);
 	});
 });

@@ -168,7 +168,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 		expect(out(ended)[0].json).toEqual({ result: true });
 
 		const refused = await run({ operation: 'delete', user: user('employeeNumber', 'U-1') }, { continueOnFail: true });
-		expect(out(refused)[0].json.error).toMatch(/identityId — The user has an active employment/);
+		expect(out(refused)[0].json.error).toMatch(/User — The user has an active employment/);
 
 		const profileId = person('U-2')!.companyProfileId;
 		const deleted = await run({ operation: 'delete', user: user('profileId', profileId) });

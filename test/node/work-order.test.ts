@@ -26,9 +26,9 @@ describe('Field Ops → Work Order', () => {
 		const result = await run({
 			operation: 'create',
 			project: rl('projectNumber', project().projectNumber),
-			companyId: companyId(),
 			externalId: 'EXT-1',
-			additionalFields: { name: 'Grøftegraving', price: 1500 },
+			name: 'Grøftegraving',
+			additionalFields: { price: 1500 },
 		});
 
 		expect(result.error).toBeUndefined();
@@ -50,26 +50,26 @@ describe('Field Ops → Work Order', () => {
 		await run({ operation: 'update', project: rl('id', project().id), workOrder: rl('id', id), updateFields: { workDescriptionShort: 'Grøft langs veien' } });
 		expect(sb().sandbox.world.tasks.get(id)).toMatchObject({ workDescriptionShort: 'Grøft langs veien', costPrice: 950 });
 
-		await run({ operation: 'replace', project: rl('id', project().id), workOrder: rl('id', id), companyId: companyId(), externalId: 'EXT-1', additionalFields: { name: 'Grøft' } });
+		await run({ operation: 'replace', project: rl('id', project().id), workOrder: rl('id', id), externalId: 'EXT-1', name: 'Grøft' });
 		expect(sb().sandbox.world.tasks.get(id)).toMatchObject({ name: 'Grøft', costPrice: 0, safeJobAnalysisApprovalRequired: false });
 		expect(sb().sandbox.world.tasks.get(id)?.unitId).toBeUndefined();
 	});
 
 	it('nests a work order under a parent work order of the same project, with dates sent as ISO 8601', async () => {
-		const base = { operation: 'create', project: rl('id', project().id), companyId: companyId() };
-		const parent = await run({ ...base, externalId: 'PARENT-1', additionalFields: { name: 'Etappe 1', isParent: true } });
+		const base = { operation: 'create', project: rl('id', project().id) };
+		const parent = await run({ ...base, externalId: 'PARENT-1', name: 'Etappe 1', additionalFields: { isParent: true } });
 		const parentId = parent.items['Field Ops'][0].json.id as string;
 		expect(sb().sandbox.world.tasks.get(parentId)).toMatchObject({ isParent: true });
 
-		await run({ ...base, externalId: 'CHILD-1', additionalFields: { parentActivityId: parentId, startDate: '2026-12-01T07:00:00', estimatedHourQty: 37.5 } });
+		await run({ ...base, externalId: 'CHILD-1', name: 'Grøft 1', additionalFields: { parentActivityId: parentId, startDate: '2026-12-01T07:00:00', estimatedHourQty: 37.5 } });
 		const child = tasks().find((t) => t.externalId === 'CHILD-1')!;
 		expect(child).toMatchObject({ parentActivityId: parentId, estimatedHourQty: 37.5 });
 		expect(String(child.startDate)).toMatch(/^2026-12-01T07:00/);
 	});
 
 	it('refuses a duplicate external ID with a message naming the field', async () => {
-		const result = await run({ operation: 'create', project: rl('id', project().id), companyId: companyId(), externalId: 'EXT-1' }, true);
-		expect(result.items['Field Ops'][0].json.error).toMatch(/externalId/);
+		const result = await run({ operation: 'create', project: rl('id', project().id), externalId: 'EXT-1', name: 'Igjen' }, true);
+		expect(result.items['Field Ops'][0].json.error).toMatch(/External ID EXT-1 is already used/);
 	});
 
 	it('finds work orders by production code', async () => {

@@ -6,8 +6,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { nodeError } from '../shared/errors';
-import { expectList, locatorValue } from '../shared/lookups';
+import { FieldOpsFailure, nodeError } from '../shared/errors';
+import { expectList, locatorValue, ownCompanyId } from '../shared/lookups';
 import { sendJson, type ApiRequest } from '../shared/transport';
 
 const matches = (filter: string | undefined, ...values: unknown[]) =>
@@ -27,7 +27,13 @@ async function list(
 	}
 }
 
-/** Projects of the company; the service's own search when the user types. */
+const byNumber = (a: IDataObject, b: IDataObject) =>
+	String(a.projectNumber ?? '').localeCompare(String(b.projectNumber ?? ''), undefined, { numeric: true });
+
+/**
+ * Every project the client can reach (its company and subsidiaries, active or not), the same set with or without a
+ * search: the lookup list without one, the service's own search when the user types.
+ */
 export async function searchProjects(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -38,12 +44,50 @@ export async function searchProjects(
 				path: '/api/projects/search',
 				qs: { searchString: filter, activeOnly: false },
 			})
-		: await list(this, 'project', { method: 'GET', path: '/api/v4/integration/projects' });
-	const results: INodeListSearchItems[] = projects.map((p) => ({
-		name: label(p.projectNumber, p.name),
+		: await list(this, 'project', { method: 'GET', path: '/api/projects', qs: { activeInactiveAll: 2 } });
+	const results: INodeListSearchItems[] = [...projects].sort(byNumber).map((p) => ({
+		name: label(p.projectNumber, p.name, p.active === false ? '(inactive)' : ''),
 		value: String(p.id),
 	}));
 	return { results };
+}
+
+/**
+ * The companies the client can reach: its own (the company of its project list) first, then every other company
+ * a reachable project belongs to. The API names no company, so each is shown by some of its projects.
+ */
+export async function searchCompanies(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {
+	let own: string;
+	try {
+		own = await ownCompanyId(this);
+	} catch (error) {
+		throw nodeError(this.getNode(), error);
+	}
+	const projects = await list(this, 'project', {
+		method: 'GET',
+		path: '/api/projects',
+		qs: { activeInactiveAll: 2 },
+	});
+	const numbers = new Map<string, string[]>([[own, []]]);
+	for (const project of [...projects].sort(byNumber)) {
+		if (typeof project.companyId !== 'string' || project.companyId === '') continue;
+		const known = numbers.get(project.companyId) ?? [];
+		known.push(String(project.projectNumber ?? ''));
+		numbers.set(project.companyId, known);
+	}
+	const some = (projectNumbers: string[]) =>
+		`projects ${projectNumbers.slice(0, 3).join(', ')}${projectNumbers.length > 3 ? ', …' : ''}`;
+	return {
+		results: [...numbers].map(([companyId, projectNumbers]) => ({
+			name:
+				companyId !== own
+					? `Company of ${some(projectNumbers)}`
+					: projectNumbers.length > 0
+						? `Your own company (${some(projectNumbers)})`
+						: 'Your own company',
+			value: companyId,
+		})),
+	};
 }
 
 /** Work orders of the project chosen in the same node. */
@@ -52,7 +96,14 @@ export async function searchWorkOrders(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const { mode, value } = locatorValue(this.getCurrentNodeParameter('project', { extractValue: false }));
-	if (!value) return { results: [] };
+	if (!value)
+		throw nodeError(
+			this.getNode(),
+			new FieldOpsFailure(
+				'Choose the Project first',
+				'This list shows the work orders of the project chosen above.',
+			),
+		);
 	const workOrders = await list(this, 'work order', {
 		method: 'GET',
 		path:
@@ -114,5 +165,11 @@ export async function getMachineTypes(this: ILoadOptionsFunctions): Promise<INod
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export const listSearch = { searchProjects, searchWorkOrders, searchMachines, searchEmployees };
+export const listSearch = {
+	searchProjects,
+	searchCompanies,
+	searchWorkOrders,
+	searchMachines,
+	searchEmployees,
+};
 export const loadOptions = { getMachineTypes };

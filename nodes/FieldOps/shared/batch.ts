@@ -97,7 +97,8 @@ export async function runBatched(
 			context.getNode(),
 			`${spec.what[0].toUpperCase()}${spec.what.slice(1)} of item ${itemIndex + 1} failed: ${outcome.message}`,
 			{
-				itemIndex,
+				// The user's number (from 1), as in the message: n8n's editor then adds no "[item <index>]" of its own.
+				itemIndex: itemIndex + 1,
 				description: [
 					outcome.description,
 					succeeded > 0 ? `The other ${succeeded} item(s) were saved.` : undefined,

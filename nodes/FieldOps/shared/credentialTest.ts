@@ -6,9 +6,9 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure, looksLikeHtml } from './errors';
+import { FieldOpsFailure, looksLikeHtml, settle } from './errors';
 import { settingsOf, urlFieldLabel, type Api } from './settings';
-import { fetchToken, type HttpCall } from './token';
+import { fetchToken, tokenUrlOf, type HttpCall } from './token';
 
 /** A cheap read per API, proving its address, the token and the client's scope for it. */
 const READS: Array<{ api: Api; ticked: (c: ICredentialDataDecryptedObject) => boolean; path: string }> = [
@@ -22,29 +22,79 @@ const READS: Array<{ api: Api; ticked: (c: ICredentialDataDecryptedObject) => bo
 	},
 ];
 
-function legacyHttp(context: ICredentialTestFunctions): HttpCall {
+/** What the last exchange of the test ended with: an answer, or a connection that failed. */
+interface LastExchange {
+	status?: number;
+	body?: string;
+	error?: unknown;
+}
+
+function legacyHttp(context: ICredentialTestFunctions, last: LastExchange): HttpCall {
 	return async (options) => {
-		const response = (await context.helpers.request({
-			method: options.method,
-			uri: options.url,
-			qs: options.qs,
-			body: options.body,
-			headers: options.headers,
-			json: false,
-			simple: false,
-			resolveWithFullResponse: true,
-			followRedirect: false,
-			followAllRedirects: false,
-			timeout: options.timeout,
-		})) as IN8nHttpFullResponse;
+		const outcome = await settle(
+			async () =>
+				(await context.helpers.request({
+					method: options.method,
+					uri: options.url,
+					qs: options.qs,
+					body: options.body,
+					headers: options.headers,
+					json: false,
+					simple: false,
+					resolveWithFullResponse: true,
+					followRedirect: false,
+					followAllRedirects: false,
+					timeout: options.timeout,
+				})) as IN8nHttpFullResponse,
+		);
+		if ('error' in outcome) {
+			Object.assign(last, { status: undefined, body: undefined, error: outcome.error });
+			throw outcome.error;
+		}
+		const response = outcome.value;
+		Object.assign(last, { status: response.statusCode, body: String(response.body ?? ''), error: undefined });
 		return response;
 	};
 }
 
-function reachProblem(api: Api, host: string, error: unknown): string {
-	const code = String((error as { code?: unknown })?.code ?? '');
-	const reason = code === 'ENOTFOUND' ? 'unknown host name' : code || 'no answer';
-	return `Could not reach ${host} (${reason}). Check the ${urlFieldLabel(api)}.`;
+/** Why a connection failed, in words (never a code such as ECONNREFUSED). */
+export function connectionProblem(error: unknown): string {
+	const source = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
+	const text = `${String(source?.code ?? '')} ${String(source?.cause?.code ?? '')} ${String(source?.message ?? '')}`;
+	if (/ECONNREFUSED/.test(text)) return 'nothing answers at that address and port';
+	if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'no server has that name';
+	if (/ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|timeout/i.test(text)) return 'it did not answer in time';
+	if (/CERT|certificate|self.signed/i.test(text)) return 'its HTTPS certificate is not trusted';
+	if (/EPROTO|wrong version number/i.test(text))
+		return 'it does not speak HTTPS on that port (check http:// or https://)';
+	if (/ECONNRESET|socket hang up/i.test(text)) return 'it closed the connection';
+	return 'the connection failed';
+}
+
+const hostOf = (url: string) => {
+	try {
+		return new URL(url).host;
+	} catch {
+		return url;
+	}
+};
+
+/** Why no token came, naming the credential field to fix first. */
+function tokenProblem(tokenUrl: string, last: LastExchange, error: unknown): string {
+	if (last.error !== undefined)
+		return `Check the Token Server URL: could not reach ${hostOf(tokenUrl)} (${connectionProblem(last.error)}). Copy the address from your onboarding, and check that this n8n can reach it.`;
+	const status = last.status ?? 0;
+	const code = /"error"\s*:\s*"([a-z_]+)"/.exec(last.body ?? '')?.[1] ?? '';
+	if (code === 'invalid_client' || status === 401)
+		return 'Check the Client Secret (and the Client ID): the token server refused them. Copy both again from the integration page (Company setup → Integrations); a client of the test environment does not work in production, and a disabled client is refused.';
+	if (code === 'invalid_scope' || code === 'unauthorized_client')
+		return 'Check the Use … API switches: the API client is not allowed every API ticked. Untick the ones it was not given, or ask your Field Ops administrator to grant them.';
+	if (status === 404 || status === 405 || looksLikeHtml(last.body ?? ''))
+		return `Check the Token Server URL: there is no token server at ${tokenUrl} (${looksLikeHtml(last.body ?? '') ? 'a web page answered' : `HTTP ${status}`}). Give the token server's address from your onboarding.`;
+	const failure = error instanceof FieldOpsFailure ? `${error.message}. ${error.description}` : String(error);
+	return status >= 500
+		? `The token server had a failure (HTTP ${status}). Try again in a moment.`
+		: `Check the Token Server URL, Client ID and Client Secret: ${failure}`;
 }
 
 /** What a read's answer says about the credential, in plain words; undefined when it proves access. */
@@ -53,16 +103,17 @@ function readProblem(api: Api, response: IN8nHttpFullResponse): string | undefin
 	const status = response.statusCode;
 	const body = typeof response.body === 'string' ? response.body : '';
 	if (status === 401)
-		return `Field Ops did not accept the token at the ${field}. Check that this address belongs to the same environment as the Token Server URL.`;
+		return `Check the ${field}: Field Ops there did not accept the token. It must belong to the same environment as the Token Server URL.`;
 	const scope = String(response.headers?.['www-authenticate'] ?? '').includes('insufficient_scope');
 	if (status === 403 && (scope || api !== 'machineState'))
-		return `The client is not allowed to use the API at the ${field}. Untick that API, or ask your Field Ops administrator to grant it.`;
-	if (status >= 300 && status < 400) return `The ${field} redirects elsewhere: give the API's own address.`;
-	if (status >= 500) return `The API at the ${field} had a failure (${status}). Try again in a moment.`;
+		return `The API client may not use the API at the ${field}: untick that API, or ask your Field Ops administrator to grant it.`;
+	if (status >= 300 && status < 400)
+		return `Check the ${field}: it redirects elsewhere. Give the API's own address.`;
+	if (status >= 500) return `The API at the ${field} had a failure (HTTP ${status}). Try again in a moment.`;
 	if (looksLikeHtml(body))
-		return `The ${field} answers with a web page, not the Field Ops API. Check the address.`;
+		return `Check the ${field}: a web page answered there, not the Field Ops API. Copy the address from your onboarding.`;
 	if (status === 404 && api !== 'machineState')
-		return `Nothing answers at the ${field}. Check the address (from your onboarding).`;
+		return `Check the ${field}: nothing of the Field Ops API answers there (HTTP 404). Copy the address from your onboarding.`;
 	return undefined;
 }
 
@@ -73,14 +124,13 @@ export async function testFieldOpsCredential(
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	const settings = settingsOf(data, credential.id);
-	const http = legacyHttp(this);
+	const last: LastExchange = {};
+	const http = legacyHttp(this, last);
 	let token: string;
 	try {
 		token = (await fetchToken(http, settings.client)).value;
 	} catch (error) {
-		const failure =
-			error instanceof FieldOpsFailure ? `${error.message}. ${error.description}` : String(error);
-		return { status: 'Error', message: failure };
+		return { status: 'Error', message: tokenProblem(tokenUrlOf(settings.client), last, error) };
 	}
 	for (const read of READS.filter((candidate) => candidate.ticked(data))) {
 		const url = `${settings.urls[read.api]}${read.path}`;
@@ -93,13 +143,11 @@ export async function testFieldOpsCredential(
 				timeout: 30_000,
 			});
 		} catch (error) {
-			let host = settings.urls[read.api];
-			try {
-				host = new URL(url).host;
-			} catch {
-				// the address itself is malformed: say so with the field
-			}
-			return { status: 'Error', message: reachProblem(read.api, host, error) };
+			const field = urlFieldLabel(read.api);
+			return {
+				status: 'Error',
+				message: `Check the ${field}: could not reach ${hostOf(url)} (${connectionProblem(error)}). Copy the address from your onboarding, and check that this n8n can reach it.`,
+			};
 		}
 		const problem = readProblem(read.api, response);
 		if (problem) return { status: 'Error', message: problem };

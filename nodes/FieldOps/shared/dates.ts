@@ -34,10 +34,26 @@ function calendarDate(text: string): YearMonthDay | undefined {
 /** ISO 8601 date-time: date, then hours and minutes, optional seconds and fraction, optional zone. */
 const ISO_TIME = /^T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?$/;
 
-function invalid(label: string, value: unknown, example: string): FieldOpsFailure {
+/** A day written day first (23.11.2026, 23/11/2026, 3-11-2026) that is a real date, as yyyy-MM-dd. */
+function dayFirst(text: string): string | undefined {
+	const match = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})(?:[ T](\d{1,2}):(\d{2}))?$/.exec(text);
+	if (!match) return undefined;
+	const iso = `${match[3]}-${pad(+match[2])}-${pad(+match[1])}`;
+	if (!calendarDate(iso)) return undefined;
+	return match[4] === undefined ? iso : `${iso}T${pad(+match[4])}:${match[5]}:00`;
+}
+
+function invalid(label: string, value: unknown, example: string, iso: boolean): FieldOpsFailure {
+	const text = asText(value);
+	const meant = iso ? dayFirst(text) : undefined;
+	if (meant)
+		return new FieldOpsFailure(
+			`${label} "${text}" is written day first: Field Ops needs year-month-day, here ${meant}`,
+			`Write ${label} as ${meant} (year-month-day${meant.includes('T') ? ', then the time' : ''}), or pick it in the date picker.`,
+		);
 	return new FieldOpsFailure(
-		`${label} is not a valid date: "${asText(value)}"`,
-		`Pick the date in the date picker, or write it as ${example}.`,
+		`${label} is not a valid date: "${text}"`,
+		`Pick ${label} in the date picker, or write it as ${example}.`,
 	);
 }
 
@@ -50,7 +66,7 @@ export function isoDateTime(label: string, value: unknown): string {
 	const date = calendarDate(text);
 	const time = text.slice(10);
 	if (!date || text[4] !== '-' || (time !== '' && !ISO_TIME.test(time)))
-		throw invalid(label, value, 'yyyy-MM-dd or yyyy-MM-ddTHH:mm:ss, e.g. 2026-11-23 or 2026-11-23T07:00:00');
+		throw invalid(label, value, 'year-month-day, e.g. 2026-11-23, or with a time 2026-11-23T07:00:00', true);
 	return time === '' ? `${text}T00:00:00` : text;
 }
 
@@ -60,7 +76,7 @@ export function userDate(label: string, value: unknown, format: UserDateFormat):
 	const date = calendarDate(text);
 	const time = /^\d{4}-/.test(text) ? text.slice(10) : '';
 	if (!date || (time !== '' && !ISO_TIME.test(time)))
-		throw invalid(label, value, 'yyyy-MM-dd or dd.MM.yyyy, e.g. 2024-08-15 or 15.08.2024');
+		throw invalid(label, value, 'year-month-day or day.month.year, e.g. 2024-08-15 or 15.08.2024', false);
 	return format === 'dd.MM.yyyy'
 		? `${pad(date.day)}.${pad(date.month)}.${pad(date.year, 4)}`
 		: `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;

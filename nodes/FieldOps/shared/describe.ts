@@ -80,3 +80,15 @@ export function describeResources(resources: Resource[], defaultResource: string
 	}
 	return properties;
 }
+
+/**
+ * The node's subtitle on the canvas: the chosen operation's action sentence ("Create a work order"), not the raw
+ * resource and operation values.
+ */
+export function subtitleOf(resources: Resource[]): string {
+	const actions: Record<string, string> = {};
+	for (const resource of resources)
+		for (const operation of resource.operations)
+			actions[`${resource.value}:${operation.value}`] = operation.action;
+	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}`;
+}

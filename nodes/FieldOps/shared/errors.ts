@@ -129,6 +129,7 @@ export function describeErrors(details: ErrorDetail[]): string[] {
 		if (!e.field) return message;
 		// Validation messages often repeat the field ("lastName: too short"): say it once.
 		if (message.startsWith(`${e.field}:`)) message = message.slice(e.field.length + 1).trim();
+		else if (message.startsWith(`${e.field} `)) return message;
 		return `${e.field} — ${message}`;
 	});
 }
@@ -146,7 +147,10 @@ export function apiFailure(statusCode: number, body: unknown, what?: string): Fi
 	else if (lines.length > 0)
 		message = `Field Ops refused the request: ${lines.length === 1 ? lines[0] : `${lines.length} problems`}`;
 	else message = `Field Ops answered ${statusCode}${apiMessage ? `: ${apiMessage}` : ''}`;
-	const hint = HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : undefined);
+	const duplicate = details.some((e) => /^duplicate/i.test(e.code ?? ''));
+	const hint = duplicate
+		? `Give another value${details.length === 1 && details[0].field ? ` for ${details[0].field}` : ''}, or use Update to change the existing ${what ?? 'record'}.`
+		: (HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : undefined));
 	const description = [lines.length > 1 ? lines.join('\n') : undefined, hint].filter(Boolean).join('\n\n');
 	return Object.assign(new FieldOpsFailure(message, description, statusCode), { details });
 }

@@ -39,11 +39,15 @@ export const dateValue = (label: string) => (raw: unknown) =>
 export const numberValue = (label: string) => (raw: unknown) => {
 	if (isBlank(raw)) return undefined;
 	const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isFinite(value))
+	if (!Number.isFinite(value)) {
+		const comma = /^\s*-?\d+,\d+\s*$/.test(String(raw)) ? String(raw).trim().replace(',', '.') : undefined;
 		throw new FieldOpsFailure(
 			`${label} is not a number: "${String(raw)}"`,
-			'Use digits and a decimal point, e.g. 12.5.',
+			comma
+				? `Write ${label} with a decimal point: ${comma}.`
+				: `Write ${label} in digits, with a decimal point if needed, e.g. 12.5.`,
 		);
+	}
 	return value;
 };
 
@@ -90,7 +94,11 @@ export function requiredField(
 }
 
 const requiredDate = (label: string) => (raw: unknown) => {
-	if (isBlank(raw)) throw new FieldOpsFailure(`${label} is empty`, `Pick the ${label} in the date picker.`);
+	if (isBlank(raw))
+		throw new FieldOpsFailure(
+			`${label} is empty`,
+			`Pick ${label} in the date picker, or write it year-month-day, e.g. 2026-11-23.`,
+		);
 	return isoDateTime(label, raw);
 };
 
@@ -173,12 +181,15 @@ export function readLimit(item: Item): number {
 	return value;
 }
 
-/** The company a new record belongs to (required by the create and replace endpoints). */
-export const companyIdField = (): Field =>
-	requiredField('Company ID', 'companyId', 'string', 'The ID of your company in Field Ops', {
-		placeholder: 'e.g. 6c1f0a52-1d4e-…',
-		hint: 'The ID of your company in Field Ops (shown on the integration page of the web administration, and as companyId on any project)',
-	});
+/** The labels of fields (collections' entries included) by the name the API knows each under. */
+export function labelsOf(fields: Field[]): Record<string, string> {
+	const labels: Record<string, string> = {};
+	for (const field of fields) {
+		if (field.children) Object.assign(labels, labelsOf(field.children));
+		else if (field.to) labels[field.as ?? field.property.name] = field.property.displayName;
+	}
+	return labels;
+}
 
 /** A regex check of a text field, shown by the editor while typing. */
 export function pattern(regex: string, errorMessage: string): Partial<INodeProperties> {

@@ -3,7 +3,7 @@ import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 import { FieldOpsFailure } from './errors';
 import type { Destination, Field } from './fields';
 import type { Item } from './items';
-import { locatorValue, resolveMachine, resolveProject, resolveWorkOrder } from './lookups';
+import { locatorValue, resolveCompany, resolveMachine, resolveProject, resolveWorkOrder } from './lookups';
 
 interface LocatorOptions {
 	/** Where the resolved ID goes: a path placeholder named like the field (default), a body/query property, or
@@ -16,18 +16,45 @@ interface LocatorOptions {
 
 type Resolve = (item: Item, raw: unknown) => Promise<string>;
 
-const listMode = (searchListMethod: string): INodePropertyMode => ({
+const listMode = (searchListMethod: string, placeholder?: string, searchable = true): INodePropertyMode => ({
 	displayName: 'From List',
 	name: 'list',
 	type: 'list' as const,
-	typeOptions: { searchListMethod, searchable: true },
+	...(placeholder ? { placeholder } : {}),
+	typeOptions: { searchListMethod, searchable },
 });
 
-const textMode = (displayName: string, name: string, placeholder: string): INodePropertyMode => ({
+/** An ID as Field Ops makes them (a GUID): what a number mode must not hold. */
+const LOOKS_LIKE_ID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/**
+ * A mode where the user types a value. n8n keeps the value when the mode changes (it cannot be cleared from
+ * here): a number mode refuses, at once in the editor, an ID left over from the list or By ID.
+ */
+const textMode = (
+	displayName: string,
+	name: string,
+	placeholder: string,
+	/** For a number mode: what the number is ("project number"). */
+	number?: string,
+): INodePropertyMode => ({
 	displayName,
 	name,
 	type: 'string' as const,
 	placeholder,
+	...(number
+		? {
+				validation: [
+					{
+						type: 'regex' as const,
+						properties: {
+							regex: `^(?!\\s*${LOOKS_LIKE_ID}\\s*$).*`,
+							errorMessage: `This is an ID, not a ${number}: enter the ${number} (${placeholder}), or switch to By ID`,
+						},
+					},
+				],
+			}
+		: {}),
 });
 
 function locator(
@@ -59,11 +86,12 @@ export const projectLocator = (options: LocatorOptions = {}): Field =>
 			name: 'project',
 			type: 'resourceLocator',
 			default: { mode: 'list', value: '' },
-			description: 'The project: pick it from the list, or give its ID or its project number',
+			description:
+				'The project: pick it from the list (every project you can reach), or give its ID or its project number (Number)',
 			modes: [
 				listMode('searchProjects'),
 				textMode('By ID', 'id', 'e.g. 3f2b6c1e-…'),
-				textMode('By Project Number', 'projectNumber', 'e.g. P1001'),
+				textMode('Number', 'projectNumber', 'e.g. P1001', 'project number'),
 			],
 		},
 		resolveProject,
@@ -77,12 +105,14 @@ export const workOrderLocator = (options: LocatorOptions = {}): Field =>
 			name: 'workOrder',
 			type: 'resourceLocator',
 			default: { mode: 'list', value: '' },
+			// The list is the chosen project's work orders: reloaded when the project changes.
+			typeOptions: { loadOptionsDependsOn: ['project.value'] },
 			description:
-				'The work order: pick it from the work orders of the project, or give its ID or its external ID (unique within the project)',
+				'The work order: pick it from the work orders of the project chosen above, or give its ID or its external ID (unique within the project)',
 			modes: [
 				listMode('searchWorkOrders'),
 				textMode('By ID', 'id', 'e.g. 8d1c…'),
-				textMode('By External ID', 'externalId', 'e.g. P1001-03'),
+				textMode('Ext. ID', 'externalId', 'e.g. P1001-03', 'external ID'),
 			],
 		},
 		resolveWorkOrder,
@@ -96,11 +126,12 @@ export const machineLocator = (options: LocatorOptions = {}): Field =>
 			name: 'machine',
 			type: 'resourceLocator',
 			default: { mode: 'list', value: '' },
-			description: 'The machine or equipment: pick it from the list, or give its ID or its machine number',
+			description:
+				'The machine or equipment: pick it from the list, or give its ID or its machine number (Number)',
 			modes: [
 				listMode('searchMachines'),
 				textMode('By ID', 'id', 'e.g. 5a7e…'),
-				textMode('By Machine Number', 'machineNumber', 'e.g. M100'),
+				textMode('Number', 'machineNumber', 'e.g. M100', 'machine number'),
 			],
 		},
 		resolveMachine,
@@ -114,8 +145,12 @@ export const employeeLocator = (options: LocatorOptions = {}): Field =>
 			name: 'employee',
 			type: 'resourceLocator',
 			default: { mode: 'list', value: '' },
-			description: 'The employee: search by name, phone, e-mail or number, or give the employee number',
-			modes: [listMode('searchEmployees'), textMode('By Employee Number', 'employeeNumber', 'e.g. 1042')],
+			description:
+				'The employee: search by name, phone, e-mail or number, or give the employee number (Number)',
+			modes: [
+				listMode('searchEmployees'),
+				textMode('Number', 'employeeNumber', 'e.g. 1042', 'employee number'),
+			],
 		},
 		undefined,
 		options,
@@ -129,12 +164,35 @@ export const userLocator = (resolve: Resolve | undefined, options: LocatorOption
 			name: 'user',
 			type: 'resourceLocator',
 			default: { mode: 'employeeNumber', value: '' },
-			description: 'The user (v4): by company profile ID or by employee number',
+			description: 'The user (v4): by employee number (Number) or by company profile ID (Profile)',
 			modes: [
-				textMode('By Employee Number', 'employeeNumber', 'e.g. 1042'),
-				textMode('By Profile ID', 'profileId', 'e.g. 0b9f…'),
+				textMode('Number', 'employeeNumber', 'e.g. 1042', 'employee number'),
+				textMode('Profile', 'profileId', 'e.g. 0b9f…'),
 			],
 		},
 		resolve,
 		options,
+	);
+
+/**
+ * The company a new record belongs to. Empty (the default) is the company of the credential's API client; the
+ * list offers every company the client can reach (its own and its subsidiaries); By ID for power users. Named
+ * `companyId` as the text field it replaces, so a saved ID stays the company (a plain value counts as By ID).
+ */
+export const companyLocator = (options: LocatorOptions = {}): Field =>
+	locator(
+		{
+			displayName: 'Company',
+			name: 'companyId',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description:
+				'The company the record belongs to. Leave it empty for your own company (the one of the credential’s API client), or pick a subsidiary from the list.',
+			modes: [
+				listMode('searchCompanies', 'Your own company (leave empty)', false),
+				textMode('By ID', 'id', 'e.g. 6c1f0a52-1d4e-…'),
+			],
+		},
+		resolveCompany,
+		{ to: 'body', ...options, extra: { required: false, ...options.extra } },
 	);

@@ -2,10 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure } from './errors';
 import type { Item } from './items';
+import { readSettings } from './settings';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
 export const LOOKUP_PATHS = {
+	projects: '/api/v4/integration/projects',
+	projectById: '/api/v4/integration/projects/{projectId}',
 	projectByNumber: '/api/v4/integration/projects/by-project-number/{projectNumber}',
 	machineByNumber: '/api/v4/integration/machines/by-machine-number/{machineNumber}',
 	workOrdersOfProject: '/api/v4/integration/tasks/project/{projectId}',
@@ -89,14 +92,72 @@ export async function projectIdByNumber(context: FieldOpsContext, projectNumber:
 	return idOf(project, 'id', 'project', projectNumber);
 }
 
-/** The project ID a project locator stands for (a project number costs one lookup per item). */
+/** The project record a project locator stands for: one request per project and node run, whatever the items. */
+async function projectRecord(item: Item, raw: unknown): Promise<IDataObject> {
+	const { mode, value } = locatorValue(raw);
+	const byNumber = mode === 'projectNumber';
+	return await item.shared(
+		`project:${byNumber ? 'number' : 'id'}:${value}`,
+		async () =>
+			await recordAt(
+				item.context,
+				byNumber ? LOOKUP_PATHS.projectByNumber : LOOKUP_PATHS.projectById,
+				byNumber ? 'projectNumber' : 'projectId',
+				'Project',
+				value,
+				'project',
+				item.index,
+			),
+	);
+}
+
+/** The project ID a project locator stands for (a project number costs one lookup). */
 export async function resolveProject(item: Item, raw: unknown): Promise<string> {
 	const { mode, value } = locatorValue(raw);
 	if (mode !== 'projectNumber' || value === '') return value;
-	return await item.once(
-		`project:${value}`,
-		async () => await projectIdByNumber(item.context, value, item.index),
-	);
+	return idOf(await projectRecord(item, raw), 'id', 'project', value);
+}
+
+/** The company of the project a project locator stands for (a work order belongs to its project's company). */
+export async function projectCompanyId(item: Item, raw: unknown): Promise<string> {
+	const { value } = locatorValue(raw);
+	if (value === '') return '';
+	return idOf(await projectRecord(item, raw), 'companyId', 'project', value);
+}
+
+const OWN_COMPANY_TTL_MS = 10 * 60_000;
+const ownCompanies = new Map<string, { companyId: Promise<string>; until: number }>();
+
+/**
+ * The company of the credential's API client. The API names no company endpoint and the token says nothing of
+ * it; the project list is "of the company" (spec: Projects), and every project carries its `companyId`.
+ */
+export async function ownCompanyId(context: FieldOpsContext, itemIndex?: number): Promise<string> {
+	const settings = await readSettings(context);
+	const key = `${settings.urls.core}\n${settings.client.clientId}`;
+	const cached = ownCompanies.get(key);
+	if (cached && Date.now() < cached.until) return await cached.companyId;
+	const companyId = (async () => {
+		const projects = expectList(
+			await sendJson(context, { method: 'GET', path: LOOKUP_PATHS.projects, what: 'project', itemIndex }),
+			'project',
+		);
+		const found = projects.map((project) => project?.companyId).find((id) => typeof id === 'string' && id);
+		if (typeof found === 'string') return found;
+		throw new FieldOpsFailure(
+			'Could not tell which company is yours: Field Ops shows it only on projects, and your company has none yet',
+			'Set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration), or create a project first.',
+		);
+	})();
+	ownCompanies.set(key, { companyId, until: Date.now() + OWN_COMPANY_TTL_MS });
+	companyId.catch(() => ownCompanies.delete(key));
+	return await companyId;
+}
+
+/** The company a company locator stands for: the one chosen, or (empty) the credential's own. */
+export async function resolveCompany(item: Item, raw: unknown): Promise<string> {
+	const { value } = locatorValue(raw);
+	return value !== '' ? value : await ownCompanyId(item.context, item.index);
 }
 
 export async function resolveMachine(item: Item, raw: unknown): Promise<string> {

@@ -6,7 +6,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { limit, readLimit, returnAll, type Field } from './fields';
+import { labelsOf, limit, readLimit, returnAll, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
 import { expectsList, sendJson, type Api, type PathParam } from './transport';
 
@@ -44,6 +44,8 @@ export interface RequestSpec extends RequestShape {
 	output?: (body: unknown, item: Item) => IDataObject[] | Promise<IDataObject[]>;
 	/** A list answered whole: adds Return All / Limit. */
 	list?: boolean;
+	/** A read sent as POST (it changes nothing, so a failure has nothing saved before it to report). */
+	read?: boolean;
 }
 
 /** An operation that is one request per input item, built from its fields. */
@@ -145,23 +147,33 @@ export function asRecords(body: unknown): IDataObject[] {
 
 function runRequests(operation: RequestOperation, resource: Resource, context: IExecuteFunctions) {
 	const { request } = operation;
-	return forEachItem(context, async (item) => {
-		const max = request.list ? readLimit(item) : Infinity;
-		const prepared = await prepareRequest(operation, item);
-		const body = await sendJson(context, {
-			api: request.api,
-			method: request.method,
-			path: request.path,
-			params: prepared.params,
-			qs: prepared.qs,
-			body: WITH_BODY.has(request.method) ? prepared.body : undefined,
-			what: request.what ?? resource.what,
-			itemIndex: item.index,
-			check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
-		});
-		const records = request.output ? await request.output(body, item) : asRecords(body);
-		return asItems(records.slice(0, max));
-	});
+	return forEachItem(
+		context,
+		async (item) => {
+			const max = request.list ? readLimit(item) : Infinity;
+			const prepared = await prepareRequest(operation, item);
+			const body = await sendJson(context, {
+				api: request.api,
+				method: request.method,
+				path: request.path,
+				params: prepared.params,
+				qs: prepared.qs,
+				body: WITH_BODY.has(request.method) ? prepared.body : undefined,
+				what: request.what ?? resource.what,
+				itemIndex: item.index,
+				check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
+			});
+			const records = request.output ? await request.output(body, item) : asRecords(body);
+			return asItems(records.slice(0, max));
+		},
+		{
+			labels: labelsOf(operation.fields),
+			writes:
+				request.method === 'GET' || request.read
+					? undefined
+					: { what: request.what ?? resource.what, done: request.method === 'DELETE' ? 'deleted' : 'saved' },
+		},
+	);
 }
 
 /** Runs the operation chosen in the node for every input item. */

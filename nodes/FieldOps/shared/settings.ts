@@ -41,9 +41,17 @@ export function scopeOf(credentials: ICredentialDataDecryptedObject): string {
 		.join(' ');
 }
 
+/** The token server's root: the spec's token address is `{identity_url}/connect/token`, and users paste either. */
+const tokenServerRoot = (value: unknown) => trimUrl(value).replace(/\/connect\/token$/i, '');
+
 export function settingsOf(credentials: ICredentialDataDecryptedObject, credentialId?: string): Settings {
 	const urls = Object.fromEntries(
-		(Object.keys(URL_FIELDS) as Api[]).map((api) => [api, trimUrl(credentials[URL_FIELDS[api].name])]),
+		(Object.keys(URL_FIELDS) as Api[]).map((api) => [
+			api,
+			api === 'identity'
+				? tokenServerRoot(credentials[URL_FIELDS[api].name])
+				: trimUrl(credentials[URL_FIELDS[api].name]),
+		]),
 	) as Record<Api, string>;
 	const roots = Object.values(urls).flatMap((url) => {
 		try {

@@ -11,16 +11,20 @@ export const deleteDocument: CodeOperation = {
 	fields: [...TARGET_FIELDS, fileReferenceId],
 	requests: DOCUMENT_REQUESTS('DELETE', '/{fileReferenceId}'),
 	execute: async (context) =>
-		await forEachItem(context, async (item) => {
-			const { params } = await fromFields([fileReferenceId], item);
-			const documents = await documentsOf(item);
-			const body = await sendJson(context, {
-				method: 'DELETE',
-				path: `${documents.path}/{fileReferenceId}`,
-				params: { ...documents.params, ...params },
-				what: 'document',
-				itemIndex: item.index,
-			});
-			return asItems(asRecords(body));
-		}),
+		await forEachItem(
+			context,
+			async (item) => {
+				const { params } = await fromFields([fileReferenceId], item);
+				const documents = await documentsOf(item);
+				const body = await sendJson(context, {
+					method: 'DELETE',
+					path: `${documents.path}/{fileReferenceId}`,
+					params: { ...documents.params, ...params },
+					what: 'document',
+					itemIndex: item.index,
+				});
+				return asItems(asRecords(body));
+			},
+			{ writes: { what: 'document', done: 'deleted' } },
+		),
 };

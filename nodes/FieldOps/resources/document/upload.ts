@@ -118,29 +118,33 @@ export const upload: CodeOperation = {
 	requests: DOCUMENT_REQUESTS('POST'),
 	execute: async (context) => {
 		const inputs = context.getInputData();
-		return await forEachItem(context, async (item) => {
-			const parts: FilePart[] = [];
-			for (const property of propertiesOf(item, inputs[item.index])) {
-				const binary = context.helpers.assertBinaryData(item.index, property);
-				parts.push(await filePart(context, item.index, property, fileNameOf(binary, property)));
-			}
-			const { qs } = await fromFields([options], item);
-			const body = await sendJson<IDataObject>(context, {
-				method: 'POST',
-				...(await documentsOf(item)),
-				qs,
-				body: multipartBody(parts),
-				what: 'document',
-				itemIndex: item.index,
-				timeoutMs: timeoutOf(item),
-				// Only the upload result counts as success (a redirect, a web page or nothing is not one).
-				expect: 'json',
-				check: (answer) =>
-					answer && typeof answer === 'object' && !Array.isArray(answer)
-						? undefined
-						: 'Field Ops answered the upload with something other than an upload result',
-			});
-			return asItems(body);
-		});
+		return await forEachItem(
+			context,
+			async (item) => {
+				const parts: FilePart[] = [];
+				for (const property of propertiesOf(item, inputs[item.index])) {
+					const binary = context.helpers.assertBinaryData(item.index, property);
+					parts.push(await filePart(context, item.index, property, fileNameOf(binary, property)));
+				}
+				const { qs } = await fromFields([options], item);
+				const body = await sendJson<IDataObject>(context, {
+					method: 'POST',
+					...(await documentsOf(item)),
+					qs,
+					body: multipartBody(parts),
+					what: 'document',
+					itemIndex: item.index,
+					timeoutMs: timeoutOf(item),
+					// Only the upload result counts as success (a redirect, a web page or nothing is not one).
+					expect: 'json',
+					check: (answer) =>
+						answer && typeof answer === 'object' && !Array.isArray(answer)
+							? undefined
+							: 'Field Ops answered the upload with something other than an upload result',
+				});
+				return asItems(body);
+			},
+			{ writes: { what: 'upload', done: 'uploaded' } },
+		);
 	},
 };

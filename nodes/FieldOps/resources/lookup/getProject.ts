@@ -4,8 +4,8 @@ import { project } from './fields';
 export const getProject: RequestOperation = {
 	name: 'Get Project',
 	value: 'getProject',
-	action: 'Look up a project',
-	description: 'Get the summary of one project',
+	action: 'Look up a project’s summary',
+	description: 'Get the short summary of one project (Project → Get gives the whole record)',
 	fields: [project],
 	request: { method: 'GET', path: '/api/projects/{projId}' },
 };

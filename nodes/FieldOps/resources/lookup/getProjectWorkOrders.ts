@@ -4,8 +4,8 @@ import { activeInactiveAll, project } from './fields';
 export const getProjectWorkOrders: RequestOperation = {
 	name: 'Get Project Work Orders',
 	value: 'getProjectWorkOrders',
-	action: 'Look up the work orders of a project',
-	description: 'List the work orders of a project',
+	action: 'Look up a project’s work orders by status',
+	description: 'List the work orders of a project: active, inactive or all',
 	fields: [project, activeInactiveAll],
 	request: { method: 'GET', path: '/api/projects/{projId}/tasks', list: true },
 };

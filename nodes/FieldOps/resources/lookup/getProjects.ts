@@ -4,8 +4,8 @@ import { activeInactiveAll } from './fields';
 export const getProjects: RequestOperation = {
 	name: 'Get Projects',
 	value: 'getProjects',
-	action: 'Look up projects',
-	description: 'List active, inactive or all projects',
+	action: 'Look up projects by status',
+	description: 'List project summaries: active, inactive or all (Project → Get Many gives whole records)',
 	fields: [activeInactiveAll],
 	request: { method: 'GET', path: '/api/projects', list: true },
 };

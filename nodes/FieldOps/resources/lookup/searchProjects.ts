@@ -4,7 +4,7 @@ import type { RequestOperation } from '../../shared/operation';
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',
 	value: 'searchProjects',
-	action: 'Search projects',
+	action: 'Search projects by number or name',
 	description: 'Find projects by number or name',
 	fields: [
 		bodyField(

@@ -1,4 +1,5 @@
 import { batchSizeField, runBatched } from '../../shared/batch';
+import { notice } from '../../shared/fields';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { expectsList, sendJson } from '../../shared/transport';
 import { bulkOutcomes } from './bulk';
@@ -6,13 +7,17 @@ import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;
 const batchSize = batchSizeField();
+const onePerItem = notice(
+	'createManyNotice',
+	'Makes one machine per input item: give the fields from the input (drag them in, or an expression such as {{ $json.number }}). The items are sent in batches; each gets its own result.',
+);
 
 export const createMany: CodeOperation = {
 	name: 'Create Many',
 	value: 'createMany',
-	action: 'Create many machines',
+	action: 'Create one machine per input item',
 	description: 'Create one machine per input item, sending them in batches (one request per batch)',
-	fields: [...NEW_MACHINE_FIELDS, batchSize],
+	fields: [onePerItem, ...NEW_MACHINE_FIELDS, batchSize],
 	requests: [{ method: 'POST', path: CREATE_ARRAY }],
 	execute: async (context) =>
 		await runBatched(context, {

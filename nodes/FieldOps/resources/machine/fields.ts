@@ -1,5 +1,5 @@
-import { bodyField, companyIdField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
-import { machineLocator } from '../../shared/locators';
+import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import { companyLocator, machineLocator } from '../../shared/locators';
 
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;
@@ -59,7 +59,7 @@ export const machineFields: Field[] = [
 ];
 
 export const machine = machineLocator();
-export const companyId = companyIdField();
+export const companyId = companyLocator();
 export const machineNumber = requiredField(
 	'Machine Number',
 	'machineNumber',

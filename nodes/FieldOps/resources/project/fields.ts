@@ -1,12 +1,5 @@
-import {
-	bodyField,
-	companyIdField,
-	fieldsCollection,
-	pattern,
-	requiredField,
-	type Field,
-} from '../../shared/fields';
-import { projectLocator } from '../../shared/locators';
+import { bodyField, fieldsCollection, pattern, requiredField, type Field } from '../../shared/fields';
+import { companyLocator, projectLocator } from '../../shared/locators';
 
 const HH_MM = pattern('^([01]\\d|2[0-3]):[0-5]\\d$', 'Use the 24-hour format HH:mm, e.g. 11:30');
 
@@ -129,7 +122,7 @@ export const PROJECTS = '/api/v4/integration/projects';
 export const ONE_PROJECT = `${PROJECTS}/{project}`;
 
 export const project = projectLocator();
-export const companyId = companyIdField();
+export const companyId = companyLocator();
 export const projectNumber = requiredField(
 	'Project Number',
 	'projectNumber',

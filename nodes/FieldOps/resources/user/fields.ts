@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { userDate, type UserDateFormat } from '../../shared/dates';
 import { FieldOpsFailure } from '../../shared/errors';
-import { bodyField, companyIdField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { locatorValue, userId } from '../../shared/lookups';
-import { userLocator } from '../../shared/locators';
+import { companyLocator, userLocator } from '../../shared/locators';
 
 export const USERS = '/api/v4/integration/users';
 
@@ -145,7 +145,7 @@ export const userByProfile = userLocator(async (item, raw) => await userId(item,
 	as: 'companyProfileId',
 });
 
-export const companyId = companyIdField();
+export const companyId = companyLocator();
 export const employeeNumber = requiredField(
 	'Employee Number',
 	'employeeNumber',

@@ -1,11 +1,20 @@
 import type { RequestOperation } from '../../shared/operation';
-import { TASKS, additionalFields, companyId, externalId, projectInBody, templateNotice } from './fields';
+import {
+	TASKS,
+	active,
+	additionalFields,
+	companyFromProject,
+	externalId,
+	name,
+	projectInBody,
+	templateNotice,
+} from './fields';
 
 export const create: RequestOperation = {
 	name: 'Create',
 	value: 'create',
 	action: 'Create a work order',
 	description: 'Create a work order in a project',
-	fields: [projectInBody, companyId, externalId, templateNotice, additionalFields],
-	request: { method: 'POST', path: TASKS },
+	fields: [projectInBody, externalId, name, active, templateNotice, additionalFields],
+	request: { method: 'POST', path: TASKS, prepare: companyFromProject },
 };

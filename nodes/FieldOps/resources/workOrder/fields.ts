@@ -1,12 +1,10 @@
-import {
-	companyIdField,
-	fieldsCollection,
-	notice,
-	requiredField,
-	bodyField,
-	type Field,
-} from '../../shared/fields';
+import type { IDataObject } from 'n8n-workflow';
+
+import { fieldsCollection, notice, requiredField, bodyField, type Field } from '../../shared/fields';
+import type { Item } from '../../shared/items';
 import { projectLocator, workOrderLocator } from '../../shared/locators';
+import { projectCompanyId } from '../../shared/lookups';
+import type { PreparedRequest } from '../../shared/operation';
 
 export const TASKS = '/api/v4/integration/tasks';
 export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;
@@ -98,7 +96,35 @@ export const projectInPath = projectLocator();
 /** The project of a work order given by external ID (used to find it, not sent). */
 export const projectOfWorkOrder = projectLocator({ to: 'none' });
 export const workOrder = workOrderLocator();
-export const companyId = companyIdField();
+
+/**
+ * Name and Active stand among the first fields of Create and Replace, not among the Additional Fields; a name is
+ * required (nameless work orders were what users made by mistake; n8n drops a name an older workflow set among the
+ * Additional Fields, so such a workflow now stops with "Name is empty" instead of creating one).
+ */
+export const name = requiredField('Name', 'name', 'string', 'Name of the work order as crews see it', {
+	placeholder: 'e.g. Trench along the county road',
+});
+export const active = bodyField(
+	'Active',
+	'active',
+	'boolean',
+	'Whether crews can register time on the work order',
+	{
+		default: true,
+		hint: 'On: crews can use it at once. Off: it is created inactive (what Field Ops does when nothing is said) and must be activated later.',
+	},
+);
+const FIRST_FIELDS = new Set(['name', 'active']);
+
+/**
+ * The company of a new or replaced work order is its project's (the API refuses any other): one lookup of the
+ * project per node run.
+ */
+export async function companyFromProject(request: PreparedRequest, item: Item): Promise<void> {
+	(request.body as IDataObject).companyId = await projectCompanyId(item, item.param('project'));
+}
+
 export const externalId = requiredField(
 	'External ID',
 	'externalId',
@@ -108,7 +134,10 @@ export const externalId = requiredField(
 		placeholder: 'e.g. P1001-07',
 	},
 );
-export const additionalFields = fieldsCollection('additional', workOrderFields);
+export const additionalFields = fieldsCollection(
+	'additional',
+	workOrderFields.filter((field) => !FIRST_FIELDS.has(field.property.name)),
+);
 export const updateFields = fieldsCollection('update', workOrderFields);
 
 const pathText = (displayName: string, name: string, description: string, placeholder?: string) =>

@@ -4,7 +4,7 @@ import { TASKS, projectInPath } from './fields';
 export const getAll: RequestOperation = {
 	name: 'Get Many',
 	value: 'getAll',
-	action: 'Get many work orders of a project',
+	action: 'List the work orders of a project',
 	description: 'List the work orders of a project',
 	fields: [projectInPath],
 	request: { method: 'GET', path: `${TASKS}/project/{project}`, list: true },

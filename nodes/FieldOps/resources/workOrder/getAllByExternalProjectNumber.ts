@@ -4,7 +4,7 @@ import { TASKS, externalProjectNumber } from './fields';
 export const getAllByExternalProjectNumber: RequestOperation = {
 	name: 'Get Many by External Project Number',
 	value: 'getAllByExternalProjectNumber',
-	action: 'Get many work orders by external project number',
+	action: 'List work orders by your own project number',
 	description: 'List the work orders of the project(s) with this project number from your own system',
 	fields: [externalProjectNumber],
 	request: { method: 'GET', path: `${TASKS}/by-external-project-number/{externalProjectNumber}`, list: true },

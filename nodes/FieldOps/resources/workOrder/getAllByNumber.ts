@@ -4,7 +4,7 @@ import { TASKS, projectNumber, workOrderNumber } from './fields';
 export const getAllByNumber: RequestOperation = {
 	name: 'Get Many by Work Order Number',
 	value: 'getAllByNumber',
-	action: 'Get all work orders with a work order number in a project',
+	action: 'List the work orders sharing a number',
 	description:
 		'List every work order with this number in the project with this number (numbers are not always unique)',
 	fields: [projectNumber, workOrderNumber],

@@ -4,7 +4,7 @@ import { TASKS, externalProjectNumber, workOrderExternalId } from './fields';
 export const getByExternalProjectNumber: RequestOperation = {
 	name: 'Get by External Project Number and External ID',
 	value: 'getByExternalProjectNumber',
-	action: 'Get a work order by external project number and external ID',
+	action: 'Find a work order by your own system’s numbers',
 	description: 'Get one work order using only numbers from your own system',
 	fields: [externalProjectNumber, workOrderExternalId],
 	request: {

@@ -4,7 +4,7 @@ import { TASKS, projectNumber, workOrderNumber } from './fields';
 export const getByNumber: RequestOperation = {
 	name: 'Get by Work Order Number',
 	value: 'getByNumber',
-	action: 'Get a work order by project number and work order number',
+	action: 'Find a work order by its number in a project',
 	description: 'Get the first work order with this number in the project with this number',
 	fields: [projectNumber, workOrderNumber],
 	request: {

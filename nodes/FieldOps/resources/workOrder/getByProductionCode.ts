@@ -4,7 +4,7 @@ import { TASKS, productionCode } from './fields';
 export const getByProductionCode: RequestOperation = {
 	name: 'Get Many by Production Code',
 	value: 'getByProductionCode',
-	action: 'Get work orders by production code',
+	action: 'List work orders with a production code',
 	description: 'List the work orders with a production code (external dimension 1), across projects',
 	fields: [productionCode],
 	request: { method: 'GET', path: `${TASKS}/by-production-code/{productionCode}`, list: true },

@@ -1,8 +1,10 @@
 import type { RequestOperation } from '../../shared/operation';
 import {
 	ONE_WORK_ORDER,
+	active,
+	companyFromProject,
+	name,
 	additionalFields,
-	companyId,
 	externalId,
 	projectInBody,
 	replaceNotice,
@@ -14,6 +16,6 @@ export const replace: RequestOperation = {
 	value: 'replace',
 	action: 'Replace a work order',
 	description: 'Send the complete work order; fields not set are reset to their defaults',
-	fields: [projectInBody, workOrder, companyId, externalId, replaceNotice, additionalFields],
-	request: { method: 'PUT', path: ONE_WORK_ORDER },
+	fields: [projectInBody, workOrder, externalId, name, active, replaceNotice, additionalFields],
+	request: { method: 'PUT', path: ONE_WORK_ORDER, prepare: companyFromProject },
 };
