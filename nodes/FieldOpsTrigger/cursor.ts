@@ -94,6 +94,10 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 		before = from + Math.max(1, Math.round(state.span * share));
 		if (before >= serviceNow) before = undefined;
 	}
+	// Polled, windows end at activation until the cursor passes it: all they hold was last modified before the
+	// first read, so never emitted and new; a window reaching into the present could not tell.
+	const activated = (state.activatedAt ?? Infinity) - overlapOf(options);
+	if (state.mode === 'polled' && from < activated && (before ?? Infinity) > activated) before = activated;
 	if ((before ?? serviceNow) - from <= 1) {
 		return { since, before, chunkLimit: chunk(all + 1), stopAfter: all + 1, partial: true };
 	}
