@@ -158,7 +158,11 @@ async function runAlone(test: TestCase): Promise<Outcome> {
 	if (!report) return { passed: 0, failed: 1, output };
 	// A pattern that runs nothing is a failure too: the test was not found, or its file failed to load.
 	const failed = report.numFailedTests + report.numFailedTestSuites + report.numRuntimeErrorTestSuites;
-	return { passed: report.numPassedTests, failed: report.numPassedTests === 0 ? Math.max(failed, 1) : failed, output };
+	return {
+		passed: report.numPassedTests,
+		failed: report.numPassedTests === 0 ? Math.max(failed, 1) : failed,
+		output,
+	};
 }
 
 async function main(): Promise<void> {
@@ -179,7 +183,9 @@ async function main(): Promise<void> {
 			done++;
 			if (status !== 'passed') {
 				const quoted = `'${command(test)[2].replace(/'/g, `'\\''`)}'`;
-				console.log(`${status === 'failed' ? 'FAIL ' : 'FLAKY'} [${done}/${tests.length}] ${test.file} › ${test.name}`);
+				console.log(
+					`${status === 'failed' ? 'FAIL ' : 'FLAKY'} [${done}/${tests.length}] ${test.file} › ${test.name}`,
+				);
 				console.log(`      npx jest ${test.file} -t ${quoted} --maxWorkers=1`);
 			} else if (done % 25 === 0) console.log(`      [${done}/${tests.length}]`);
 		}
