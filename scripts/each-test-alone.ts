@@ -7,8 +7,10 @@
  *
  * `--files` limits it to the test files whose path (from the repository root) matches a glob (`*`, `**`, `?`);
  * `--grep` to the tests whose full name matches. A failure is run alone once more, and reported as flaky
- * when that second run passes. Prints each failure as it happens, then the count per file; `--out` writes
- * every result. Exits 1 when a test failed twice. The node suites load `dist/`: build first.
+ * when that second run passes; a run where jest itself did not start (no report, a configuration error) is
+ * reported as "could not run". Prints each failure as it happens, then the counts per file; `--out` writes
+ * every result with jest's output for the others. Exits 1 when a test failed or could not run twice. The
+ * node suites load `dist/`: build first.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,14 +36,14 @@ interface TestCase {
 }
 
 interface Outcome {
-	passed: number;
-	failed: number;
+	/** 'error': jest itself did not run (no report, or its configuration could not load): not the test's fault. */
+	status: 'passed' | 'failed' | 'error';
 	/** What jest printed, for a failure. */
 	output: string;
 }
 
 interface Result extends TestCase {
-	status: 'passed' | 'failed' | 'flaky';
+	status: 'passed' | 'failed' | 'flaky' | 'error';
 	output?: string;
 }
 
@@ -155,15 +157,24 @@ function command(test: TestCase): string[] {
 
 async function runAlone(test: TestCase): Promise<Outcome> {
 	const { report, output } = await jest(command(test));
-	if (!report) return { passed: 0, failed: 1, output };
+	if (!report || /Validation Error/.test(output)) return { status: 'error', output };
 	// A pattern that runs nothing is a failure too: the test was not found, or its file failed to load.
 	const failed = report.numFailedTests + report.numFailedTestSuites + report.numRuntimeErrorTestSuites;
-	return {
-		passed: report.numPassedTests,
-		failed: report.numPassedTests === 0 ? Math.max(failed, 1) : failed,
-		output,
-	};
+	return { status: failed === 0 && report.numPassedTests > 0 ? 'passed' : 'failed', output };
 }
+
+/** Runs a test alone; a failure once more: passing then, it is flaky. */
+async function outcomeOf(test: TestCase, confirm: boolean): Promise<Result> {
+	const first = await runAlone(test);
+	if (first.status === 'passed') return { ...test, status: 'passed' };
+	if (!confirm) return { ...test, status: first.status, output: first.output };
+	const second = await runAlone(test);
+	if (second.status === 'passed') return { ...test, status: 'flaky', output: first.output };
+	const failed = [first, second].find((outcome) => outcome.status === 'failed');
+	return { ...test, status: failed ? 'failed' : 'error', output: (failed ?? first).output };
+}
+
+const LABELS = { failed: 'FAIL ', flaky: 'FLAKY', error: 'ERROR' } as const;
 
 async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
@@ -176,35 +187,30 @@ async function main(): Promise<void> {
 	const worker = async () => {
 		while (next < tests.length) {
 			const test = tests[next++];
-			const outcome = await runAlone(test);
-			let status: Result['status'] = outcome.failed === 0 ? 'passed' : 'failed';
-			if (status === 'failed' && options.confirm && (await runAlone(test)).failed === 0) status = 'flaky';
-			results.push({ ...test, status, ...(status === 'passed' ? {} : { output: outcome.output }) });
+			const result = await outcomeOf(test, options.confirm);
+			results.push(result);
 			done++;
+			const { status } = result;
 			if (status !== 'passed') {
 				const quoted = `'${command(test)[2].replace(/'/g, `'\\''`)}'`;
-				console.log(
-					`${status === 'failed' ? 'FAIL ' : 'FLAKY'} [${done}/${tests.length}] ${test.file} › ${test.name}`,
-				);
+				console.log(`${LABELS[status]} [${done}/${tests.length}] ${test.file} › ${test.name}`);
 				console.log(`      npx jest ${test.file} -t ${quoted} --maxWorkers=1`);
 			} else if (done % 25 === 0) console.log(`      [${done}/${tests.length}]`);
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(options.parallel, tests.length) }, worker));
 
-	console.log('\nfile: tests run alone, failed (flaky)');
-	const files = [...new Set(tests.map((t) => t.file))];
-	for (const file of files) {
-		const own = results.filter((r) => r.file === file);
-		const failed = own.filter((r) => r.status === 'failed').length;
-		const flaky = own.filter((r) => r.status === 'flaky').length;
-		console.log(`${file}: ${own.length}, ${failed}${flaky ? ` (${flaky} flaky)` : ''}`);
-	}
-	const failed = results.filter((r) => r.status === 'failed');
-	const flaky = results.filter((r) => r.status === 'flaky');
-	console.log(`\n${results.length} tests run alone: ${failed.length} failed, ${flaky.length} flaky`);
+	const count = (of: Result[], status: Result['status']) => of.filter((r) => r.status === status).length;
+	const counts = (of: Result[]) =>
+		`${of.length} run alone, ${count(of, 'failed')} failed` +
+		(count(of, 'flaky') ? `, ${count(of, 'flaky')} flaky` : '') +
+		(count(of, 'error') ? `, ${count(of, 'error')} could not run` : '');
+	console.log('');
+	for (const file of new Set(tests.map((t) => t.file)))
+		console.log(`${file}: ${counts(results.filter((r) => r.file === file))}`);
+	console.log(`\nAll: ${counts(results)}`);
 	if (options.out) writeFileSync(options.out, JSON.stringify(results, null, '\t'));
-	process.exitCode = failed.length > 0 ? 1 : 0;
+	process.exitCode = count(results, 'failed') + count(results, 'error') > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {
