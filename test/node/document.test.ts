@@ -21,6 +21,11 @@ describe('Field Ops → Document', () => {
 	const run = async (parameters: Record<string, unknown>, items?: INodeExecutionData[], continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'document', project: rl('projectNumber', project().projectNumber), ...parameters }, { continueOnFail }), { triggerItems: items });
 	const email = (binary: Record<string, IBinaryData>) => [{ json: { subject: `[${project().projectNumber}] Tegninger` }, binary }];
+	/** A file a test needs on the project's page, uploaded by the test itself. */
+	const given = async (content: string, fileName: string) => {
+		const result = await run({ operation: 'upload', binarySource: 'all' }, email({ attachment_0: attachment(content, fileName) }));
+		if (result.error) throw result.error;
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -41,6 +46,7 @@ describe('Field Ops → Document', () => {
 	});
 
 	it('re-uploads with Replace Existing Files With Same Name without a duplicate on the page', async () => {
+		await given('plan', 'plan.pdf');
 		const result = await run({ operation: 'upload', binarySource: 'single', binaryPropertyName: 'attachment_1', options: { replaceExistingFilesWithSameName: true } }, email({ attachment_1: attachment('plan v2', 'plan.pdf') }));
 		const names = (result.items['Field Ops'][0].json.infoPageFiles as { name: string }[]).map((f) => f.name);
 		expect(names.filter((n) => n === 'plan.pdf')).toHaveLength(1);
@@ -64,6 +70,7 @@ describe('Field Ops → Document', () => {
 	});
 
 	it('lists the pages, or one item per file, and downloads a file with its name and bytes', async () => {
+		await given('%PDF-1 bærevegg', 'Tegning_bærevegg_ø.pdf');
 		const pages = await run({ operation: 'list' });
 		expect(pages.items['Field Ops'].map((i) => i.json.section)).toContain('Documents');
 		const files = await run({ operation: 'list', splitIntoFiles: true });
@@ -89,6 +96,7 @@ describe('Field Ops → Document', () => {
 	});
 
 	it('explains a non-administrator client and a document of another project', async () => {
+		await given('plan', 'plan.pdf');
 		useSandboxCredential(harness, sb(), 'fieldops-user', 'user-credential');
 		const refused = await harness.run(
 			fieldOpsWorkflow({ resource: 'document', operation: 'list', project: rl('id', project().id) }, { credentialId: 'user-credential', continueOnFail: true }),
@@ -101,6 +109,7 @@ describe('Field Ops → Document', () => {
 	});
 
 	it('deletes a document', async () => {
+		await given('plan', 'plan.pdf');
 		const files = await run({ operation: 'list', splitIntoFiles: true });
 		const target = files.items['Field Ops'].find((i) => i.json.name === 'plan.pdf')!;
 		await run({ operation: 'delete', fileReferenceId: target.json.fileReferenceId });

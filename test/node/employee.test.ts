@@ -29,6 +29,13 @@ describe('Field Ops → Employee (v5)', () => {
 			employment: { details: { startDate: day(-100), department: 'Anlegg', payroll: 1 } },
 			...extra,
 		});
+	/** An employee a test needs, created by the test itself (each test starts from the seed). */
+	const given = async (employeeNumber: string, extra: Record<string, unknown> = {}) => {
+		const result = await create(employeeNumber, extra);
+		if (result.error) throw result.error;
+	};
+	/** HR-1 as the first test creates it. */
+	const givenAse = async () => await given('HR-1', { additionalFields: { email: 'ase@example.com', workTitle: 'Formann', address: 'Kaigata 1' } });
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -37,6 +44,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
@@ -57,6 +65,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('shows the v5 errors[] as "field — message", each field by its label', async () => {
+		await givenAse();
 		const duplicate = await create('HR-1');
 		expect(duplicate.error?.message).toBe(
 			'Field Ops refused the request: Employee Number HR-1 is already used in the company structure',
@@ -70,6 +79,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('gets an employee with employment history and tags, lists with a number filter, and searches', async () => {
+		await givenAse();
 		const got = await run({ operation: 'get', employee: employee('HR-1'), options: { include: ['employment-history', 'tags'] } });
 		expect(out(got)[0].json).toMatchObject({ employeeNumber: 'HR-1', tags: [], employmentHistory: { current: { department: 'Anlegg' } } });
 
@@ -84,6 +94,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('updates: a field to clear is sent as null, fields not named stay untouched', async () => {
+		await givenAse();
 		const result = await run({
 			operation: 'update',
 			employee: employee('HR-1'),
@@ -101,6 +112,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('replaces the profile: optional fields not sent are cleared', async () => {
+		await givenAse();
 		const result = await run({
 			operation: 'replace',
 			employee: employee('HR-1'),
@@ -114,6 +126,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('creates a new employment: the current one ends the day before, as the history shows', async () => {
+		await givenAse();
 		const result = await run({
 			operation: 'createEmployment',
 			employee: employee('HR-1'),
@@ -127,6 +140,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('updates and ends the current employment', async () => {
+		await givenAse();
 		const updated = await run({ operation: 'updateEmployment', employee: employee('HR-1'), employmentUpdate: { department: 'Anlegg Vest', mainProjectNumber: 'P1001' } });
 		expect(updated.error).toBeUndefined();
 		expect(person('HR-1')?.employments[0]).toMatchObject({ department: 'Anlegg Vest', mainProjectNumber: 'P1001', payroll: 1 });
@@ -137,11 +151,13 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('checks deletability: an employee with an active employment is not deletable', async () => {
+		await givenAse();
 		const result = await run({ operation: 'checkDeletable', employee: employee('HR-1') });
 		expect(out(result)[0].json).toEqual({ isDeletable: false, validationErrors: [expect.stringMatching(/active employment/)] });
 	});
 
 	it('disables and enables an employee', async () => {
+		await givenAse();
 		await run({ operation: 'disable', employee: employee('HR-1') });
 		expect(person('HR-1')?.disabled).toBe(true);
 		const enabled = await run({ operation: 'enable', employee: employee('HR-1') });
@@ -150,6 +166,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('enables and disables an employee in a project company; another company’s ID gets a readable 403', async () => {
+		await givenAse();
 		const enable = await run({ operation: 'enableInProjectCompany', employee: employee('HR-1'), projectCompanyId: COMPANY_IDS.subsidiary });
 		expect(enable.error).toBeUndefined();
 		expect(person('HR-1')?.projectCompanies).toEqual([{ companyId: COMPANY_IDS.subsidiary, enabled: true, userGroupId: 'default-user' }]);
@@ -161,6 +178,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('sets tags and summarises what was added, updated and removed', async () => {
+		await givenAse();
 		const first = await run({
 			operation: 'setTags',
 			employee: employee('HR-1'),
@@ -188,6 +206,7 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('changes the employee number and the phone number', async () => {
+		await given('HR-2', { firstName: 'Kari', lastName: 'Testesen' });
 		await run({ operation: 'changeEmployeeNumber', employee: employee('HR-2'), newEmployeeNumber: 'HR-2B' });
 		expect(person('HR-2')).toBeUndefined();
 		const phone = await run({ operation: 'changePhoneNumber', employee: employee('HR-2B'), newPhoneNumber: '+4799887766' });
@@ -196,6 +215,8 @@ describe('Field Ops → Employee (v5)', () => {
 	});
 
 	it('deletes an employee, and explains an unknown employee number (also from another company)', async () => {
+		await givenAse();
+		await given('HR-2B', { firstName: 'Kari', lastName: 'Testesen' });
 		const deleted = await run({ operation: 'delete', employee: employee('HR-2B') });
 		expect(out(deleted)[0].json).toEqual({ success: true });
 		expect(person('HR-2B')).toBeUndefined();

@@ -56,6 +56,8 @@ describe('Field Ops → Lookup', () => {
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
 			})).body.access_token;
 			imageId = (await call(sb().reportingUrl, '/v1/images', { token, query: { ChunkLimit: 1 } })).body.data[0].id;
+			// The original's size, for the tests of the smaller sizes (the test below checks this download).
+			originalSide = await side((await run({ operation: 'downloadFile', fileReferenceId: imageId, maxDimension: '', binaryPropertyName: 'photo' })).items['Field Ops'][0]);
 		});
 
 		it('downloads the original image with its name and type into the chosen binary property', async () => {

@@ -14,10 +14,26 @@ describe('Field Ops → Machine State', () => {
 	const run = async (parameters: Record<string, unknown>, items?: INodeExecutionData[], continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'machineState', ...parameters }, { continueOnFail }), { triggerItems: items });
 	const record = () => ({ companyId: companyId(), projectId: projectId(), machineId: machineId() });
+	/** 250 minutes of records from 2026-11-21 06:00, alternating working and idle; record 43 ends before it starts. */
+	const import250 = async () => {
+		const items = Array.from({ length: 250 }, (_, i) => {
+			const start = Date.UTC(2026, 10, 21, 6) + i * 60_000;
+			return { json: { start: new Date(start).toISOString(), end: new Date(i === 42 ? start - 1000 : start + 60_000).toISOString(), state: i % 2 ? 'idle' : 'working' } };
+		});
+		return await run(
+			{ operation: 'import', ...record(), state: '={{ $json.state }}', startTime: '={{ $json.start }}', endTime: '={{ $json.end }}', batchSize: 100 },
+			items,
+			true,
+		);
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
+	});
+
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 	});
 
 	it('sends one record, then reads it back as the latest timestamp', async () => {
@@ -29,15 +45,7 @@ describe('Field Ops → Machine State', () => {
 
 	it('imports 250 records in batches of 100 (3 requests); a bad record fails alone', async () => {
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
-		const items = Array.from({ length: 250 }, (_, i) => {
-			const start = Date.UTC(2026, 10, 21, 6) + i * 60_000;
-			return { json: { start: new Date(start).toISOString(), end: new Date(i === 42 ? start - 1000 : start + 60_000).toISOString(), state: i % 2 ? 'idle' : 'working' } };
-		});
-		const result = await run(
-			{ operation: 'import', ...record(), state: '={{ $json.state }}', startTime: '={{ $json.start }}', endTime: '={{ $json.end }}', batchSize: 100 },
-			items,
-			true,
-		);
+		const result = await import250();
 
 		expect((await call(sb().coreUrl, '/__sandbox/stats')).body.requests['POST /api/external-excavator-state/import']).toBe(3);
 		const output = result.items['Field Ops'];
@@ -47,6 +55,7 @@ describe('Field Ops → Machine State', () => {
 	});
 
 	it('aggregates durations per state', async () => {
+		await import250();
 		const result = await run({ operation: 'getAggregated', companyId: companyId(), projectId: projectId(), aggregateFilters: { from: '2026-11-21T00:00:00Z' } });
 		const rows = Object.fromEntries(result.items['Field Ops'].map((item) => [item.json.state, item.json]));
 		expect(rows.working).toMatchObject({ recordCount: 124, durationSeconds: 124 * 60 });

@@ -14,6 +14,16 @@ describe('Field Ops → Machine', () => {
 	const stats = async () => (await call(sb().coreUrl, '/__sandbox/stats')).body;
 	const run = async (parameters: Record<string, unknown>, items?: INodeExecutionData[], continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'machine', ...parameters }, { continueOnFail }), { triggerItems: items });
+	/** The machines a test needs, created by the test itself (each test starts from the seed); counted requests start after. */
+	const given = async (...machineNumbers: string[]) => {
+		for (const machineNumber of machineNumbers) {
+			// M-900 as the first test creates it; the others as Create Many names them.
+			const additionalFields = machineNumber === 'M-900' ? { name: 'Volvo EC300E', typeId: 'excavator' } : { name: 'Bulk' };
+			const result = await run({ operation: 'create', companyId: companyId(), machineNumber, additionalFields });
+			if (result.error) throw result.error;
+		}
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -21,6 +31,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
@@ -41,6 +52,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('creates many machines in one request; a failing item in the middle fails alone', async () => {
+		await given('M-900');
 		const items = ['B-1', 'B-2', 'M-900', 'B-4', 'B-5'].map((machineNumber) => ({ json: { machineNumber } }));
 		const result = await run({ operation: 'createMany', companyId: companyId(), machineNumber: '={{ $json.machineNumber }}', additionalFields: { name: 'Bulk' } }, items, true);
 
@@ -55,6 +67,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('without Continue On Fail, stops naming the failed item and how many others were saved', async () => {
+		await given('M-900');
 		const items = ['C-1', 'M-900'].map((machineNumber) => ({ json: { machineNumber } }));
 		const result = await run({ operation: 'createMany', companyId: companyId(), machineNumber: '={{ $json.machineNumber }}' }, items);
 		expect(result.error?.message).toMatch(/item 2/);
@@ -63,6 +76,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('updates many machines in batches of the chosen size', async () => {
+		await given('B-1', 'B-2', 'B-4', 'B-5');
 		const targets = machines().filter((m) => m.name === 'Bulk');
 		const items = targets.map((m) => ({ json: { id: m.id } }));
 		const result = await run({ operation: 'updateMany', updateFields: { note: 'Service done' }, batchSize: 3 }, items);
@@ -72,6 +86,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('Update Many: an item without a machine ID fails alone and is never sent', async () => {
+		await given('B-1', 'B-2', 'B-4', 'B-5');
 		const [first, second] = machines().filter((m) => m.name === 'Bulk');
 		const items = [{ json: { id: first.id } }, { json: { note: 'no id' } }, { json: { id: second.id } }];
 		const result = await run({ operation: 'updateMany', updateFields: { hourMeter: 1234 } }, items, true);
@@ -90,6 +105,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('refuses an ESG update with no field before any request, and sets fuel data', async () => {
+		await given('M-900');
 		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
 		const empty = await run({ operation: 'updateEsg', machine: rl('id', machine.id), esgFields: {} }, undefined, true);
 		expect(empty.items['Field Ops'][0].json.error).toMatch(/at least one ESG field/);
@@ -100,6 +116,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('lists machines, updates only the given fields, and Replace resets what it does not send', async () => {
+		await given('M-900');
 		const all = await run({ operation: 'getAll', returnAll: true, includeEquipmentDetails: true });
 		expect(all.error).toBeUndefined();
 		expect(all.items['Field Ops'].map((i) => i.json.id)).toContain(machines().find((m) => m.machineNumber === 'M-900')!.id);
@@ -117,6 +134,7 @@ describe('Field Ops → Machine', () => {
 	});
 
 	it('checks deletability and deletes', async () => {
+		await given('M-900');
 		const machine = machines().find((m) => m.machineNumber === 'M-900')!;
 		const check = await run({ operation: 'checkDeletable', machine: rl('machineNumber', 'M-900') });
 		expect(check.items['Field Ops'][0].json).toEqual({ machine: 'M-900', deletable: true });

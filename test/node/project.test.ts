@@ -12,10 +12,24 @@ describe('Field Ops → Project', () => {
 	const projects = () => [...sb().sandbox.world.projects.values()];
 	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'project', ...parameters }, { continueOnFail }));
+	/** The project the first test creates, for the tests that change it: each test starts from the seed. */
+	const createBryggenKai = async () => {
+		const result = await run({
+			operation: 'create',
+			companyId: companyId(),
+			projectNumber: 'N8N-1',
+			additionalFields: { name: 'Bryggen kai', active: true, estimatedHourQty: 1200, description: 'Kai' },
+		});
+		if (result.error) throw result.error;
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
+	});
+
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 	});
 
 	it('creates a project with its additional fields', async () => {
@@ -49,12 +63,14 @@ describe('Field Ops → Project', () => {
 	});
 
 	it('updates only the fields given', async () => {
+		await createBryggenKai();
 		const project = projects().find((p) => p.projectNumber === 'N8N-1');
 		await run({ operation: 'update', project: byNumber('N8N-1'), updateFields: { description: 'Ny kai' } });
 		expect(sb().sandbox.world.projects.get(project!.id)).toMatchObject({ description: 'Ny kai', name: 'Bryggen kai', estimatedHourQty: 1200 });
 	});
 
 	it('replaces a project: fields not sent are reset', async () => {
+		await createBryggenKai();
 		const project = projects().find((p) => p.projectNumber === 'N8N-1');
 		await run({ operation: 'replace', project: byId(project!.id), companyId: companyId(), projectNumber: 'N8N-1', additionalFields: { name: 'Bryggen' } });
 		const replaced = sb().sandbox.world.projects.get(project!.id);
@@ -71,6 +87,7 @@ describe('Field Ops → Project', () => {
 	});
 
 	it('deletes a project', async () => {
+		await createBryggenKai();
 		const project = projects().find((p) => p.projectNumber === 'N8N-1');
 		const result = await run({ operation: 'delete', project: byId(project!.id) });
 		expect(result.error).toBeUndefined();

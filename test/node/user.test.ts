@@ -48,6 +48,22 @@ describe('Field Ops → User (Legacy, v4)', () => {
 		birthDate: '1985-04-03T00:00:00',
 		employmentStartDate: day(-200),
 	});
+	/** U-1 and U-2 as the first two tests create them. */
+	const createU1 = async (extra: Record<string, unknown> = {}) =>
+		await run({
+			...required('U-1'),
+			additionalFields: { email: 'per@example.com', payroll: true, cardExpirationDate: '2027-01-31T00:00:00', tags: { tag: [{ key: 'Union', value: 'Yes' }, { key: 'Size', value: 'L' }] }, ...extra },
+		});
+	const createU2 = async () =>
+		await run({ ...required('U-2'), birthDate: '1986-11-02T00:00:00', employmentStartDate: '2020-01-15T00:00:00', dateFormat: 'dd.MM.yyyy', additionalFields: { employmentEndDate: day(-40), isDisabled: true } });
+	/** The users a test reads or changes, created by the test itself (each test starts from the seed); counted requests start after. */
+	const given = async (...creates: Array<() => ReturnType<typeof run>>) => {
+		for (const create of creates) {
+			const result = await create();
+			if (result.error) throw result.error;
+		}
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -56,6 +72,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
@@ -97,6 +114,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('gets a user by employee number and by profile ID with one request each', async () => {
+		await given(createU1);
 		const profileId = person('U-1')!.companyProfileId;
 		const byNumber = await run({ operation: 'get', user: user('employeeNumber', 'U-1') });
 		const byProfile = await run({ operation: 'get', user: user('profileId', profileId) });
@@ -109,6 +127,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('lists users by company, changed since a time, and employment lookback', async () => {
+		await given(createU1, createU2);
 		const all = await run({ operation: 'getAll', returnAll: true, filters: { companyId: companyId() } });
 		const numbers = out(all).map((i) => i.json.employeeNumber);
 		expect(numbers).toEqual(expect.arrayContaining(['U-1', 'U-2']));
@@ -130,6 +149,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('updates only the fields given, by profile ID, with dates in dd.MM.yyyy', async () => {
+		await given(() => createU1({ workTitle: 'Tømrer' }));
 		const before = person('U-1')!;
 		const result = await run({
 			operation: 'update',
@@ -144,6 +164,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('replaces a user found by employee number: identity ID with "|" as one path segment, both IDs in the body', async () => {
+		await given(createU1);
 		const { identityId, companyProfileId } = person('U-1')!;
 		expect(identityId).toContain('|');
 		const result = await run({ ...required('U-1'), operation: 'replace', user: user('employeeNumber', 'U-1'), firstName: 'Pål', additionalFields: { workTitle: 'Formann' } });
@@ -153,6 +174,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('disables and enables a user, answering a clear item for the 204', async () => {
+		await given(createU1);
 		const disabled = await run({ operation: 'disable', user: user('employeeNumber', 'U-1') });
 		expect(out(disabled)[0].json).toEqual({ success: true, disabled: true, user: { employeeNumber: 'U-1' } });
 		expect(person('U-1')?.disabled).toBe(true);
@@ -162,6 +184,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('checks deletability and deletes by identity ID; an undeletable user gets a readable error', async () => {
+		await given(createU1, createU2);
 		const active = await run({ operation: 'checkDeletable', user: user('employeeNumber', 'U-1') });
 		const ended = await run({ operation: 'checkDeletable', user: user('employeeNumber', 'U-2') });
 		expect(out(active)[0].json).toEqual({ result: false });
@@ -178,6 +201,7 @@ describe('Field Ops → User (Legacy, v4)', () => {
 	});
 
 	it('explains an unknown user and another company’s user', async () => {
+		await given(createU1);
 		const missing = await run({ operation: 'get', user: user('employeeNumber', 'NO|SUCH/1') }, { continueOnFail: true });
 		expect(out(missing)[0].json.error).toBe('The user was not found: User with employee number NO|SUCH/1 was not found');
 

@@ -12,10 +12,20 @@ describe('Field Ops → Work Order', () => {
 	const tasks = () => [...sb().sandbox.world.tasks.values()];
 	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'workOrder', ...parameters }, { continueOnFail }));
+	/** EXT-1 as the first test creates it, for the tests that read or change it. */
+	const givenExt1 = async () => {
+		const result = await run({ operation: 'create', project: rl('projectNumber', project().projectNumber), externalId: 'EXT-1', name: 'Grøftegraving', additionalFields: { price: 1500 } });
+		if (result.error) throw result.error;
+	};
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
+	});
+
+	// Each test starts from the seed and the same template.
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
 		await call(sb().coreUrl, '/__sandbox/template', {
 			method: 'POST',
 			json: { projectId: project().id, fields: { costPrice: 950, price: 1400, safeJobAnalysisApprovalRequired: true, unitId: 'm3', name: 'Mal' } },
@@ -37,6 +47,7 @@ describe('Field Ops → Work Order', () => {
 	});
 
 	it('gets it by external ID within the project, and lists the project’s work orders without the template', async () => {
+		await givenExt1();
 		const one = await run({ operation: 'get', project: rl('id', project().id), workOrder: rl('externalId', 'EXT-1') });
 		expect(one.items['Field Ops'][0].json.externalId).toBe('EXT-1');
 
@@ -46,6 +57,7 @@ describe('Field Ops → Work Order', () => {
 	});
 
 	it('updates only the given fields, and Replace resets what it does not send (no template)', async () => {
+		await givenExt1();
 		const id = tasks().find((t) => t.externalId === 'EXT-1')!.id;
 		await run({ operation: 'update', project: rl('id', project().id), workOrder: rl('id', id), updateFields: { workDescriptionShort: 'Grøft langs veien' } });
 		expect(sb().sandbox.world.tasks.get(id)).toMatchObject({ workDescriptionShort: 'Grøft langs veien', costPrice: 950 });
@@ -68,6 +80,7 @@ describe('Field Ops → Work Order', () => {
 	});
 
 	it('refuses a duplicate external ID with a message naming the field', async () => {
+		await givenExt1();
 		const result = await run({ operation: 'create', project: rl('id', project().id), externalId: 'EXT-1', name: 'Igjen' }, true);
 		expect(result.items['Field Ops'][0].json.error).toMatch(/External ID EXT-1 is already used/);
 	});
@@ -80,6 +93,7 @@ describe('Field Ops → Work Order', () => {
 	});
 
 	it('finds work orders by project number + work order number, and by the external project number', async () => {
+		await givenExt1();
 		const { projectNumber, externalProjectNumber } = project();
 		const one = await run({ operation: 'getByNumber', projectNumber, workOrderNumber: 'EXT-1' });
 		expect(one.items['Field Ops'].map((i) => i.json.externalId)).toEqual(['EXT-1']);
@@ -96,6 +110,7 @@ describe('Field Ops → Work Order', () => {
 	});
 
 	it('deletes a work order', async () => {
+		await givenExt1();
 		const id = tasks().find((t) => t.externalId === 'EXT-1')!.id;
 		await run({ operation: 'delete', project: rl('id', project().id), workOrder: rl('id', id) });
 		expect(sb().sandbox.world.tasks.has(id)).toBe(false);

@@ -54,6 +54,15 @@ describe('sandbox core: documents', () => {
 			pageExternalId: string;
 			files: { fileReferenceId: string; name: string }[];
 		}[];
+	/** A page (the default Documents page, or a section's) with a file on it, for a test that needs one. */
+	const given = async (section?: string) => {
+		const res = await upload(
+			projectDocs(),
+			form({ name: 'given.pdf', content: 'G' }),
+			section ? { section } : {},
+		);
+		if (res.status !== 200) throw new Error(`Upload for the test failed: ${res.status}`);
+	};
 
 	beforeAll(async () => {
 		admin = await tokenFor(sb());
@@ -103,6 +112,7 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('reuses the page of a (project, section) pair; another section gets its own page', async () => {
+		await given();
 		const first = await upload(projectDocs(), form({ name: 'a.txt', content: 'a' }), {
 			section: 'Tegninger',
 		});
@@ -217,6 +227,8 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('puts a work-order upload in the project folder under the work order’s number by default', async () => {
+		await given('Tegninger');
+		await given('Revisjoner');
 		const res = await upload(taskDocs(), form({ name: 'sja.pdf', content: 'S' }));
 		expect(res.status).toBe(200);
 		expect(res.body.section).toBe(task.externalId);
@@ -248,6 +260,7 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('answers 404 for a document of another project, an unknown file and an unknown project', async () => {
+		await given();
 		const file = (await pages(projectDocs()))[0].files[0];
 		const other = await api(`${projectDocs(otherProject.id)}/${file.fileReferenceId}`);
 		expect(other.status).toBe(404);
@@ -277,6 +290,7 @@ describe('sandbox core: documents', () => {
 	});
 
 	it('refuses a non-administrator client (403) on every document route', async () => {
+		await given();
 		const user = await tokenFor(sb(), 'fieldops-user');
 		const file = (await pages(projectDocs()))[0].files[0];
 		const asUser = (path: string, options: Parameters<typeof call>[2] = {}) =>

@@ -155,6 +155,7 @@ describe('sandbox core: machines and equipment', () => {
 	});
 
 	it('PUT replaces (omitted fields back to defaults, ESG kept); PATCH changes only what it sends', async () => {
+		await create({ machineNumber: 'PUT-TAKEN' });
 		const created = await create({
 			machineNumber: 'PUT-M',
 			name: 'Før',
@@ -184,7 +185,7 @@ describe('sandbox core: machines and equipment', () => {
 		});
 		expect(patch.body).toMatchObject({ name: 'Etter', hourMeter: 2000, typeId: 'roller', fuelType: 1 });
 		expect(
-			(await api(`${MACHINES}/${created.body.id}`, { method: 'PATCH', json: { machineNumber: 'DUP-M' } }))
+			(await api(`${MACHINES}/${created.body.id}`, { method: 'PATCH', json: { machineNumber: 'PUT-TAKEN' } }))
 				.status,
 		).toBe(400);
 		expect(stored(created.body.id)?.machineNumber).toBe('PUT-M');
@@ -305,6 +306,12 @@ describe('sandbox core: machines and equipment', () => {
 	});
 
 	it('GET /api/MachineType lists the caller’s company’s types, each with typeId', async () => {
+		// Another company's type (as the typeId test adds it).
+		sb().sandbox.world.machineTypes.push({
+			typeId: 'snowcat',
+			name: 'Tråkkemaskin',
+			companyId: COMPANY_IDS.other,
+		});
 		const res = await api('/api/MachineType');
 		expect(res.status).toBe(200);
 		const expected = sb().sandbox.world.machineTypes.filter((t) => t.companyId === COMPANY_IDS.main);

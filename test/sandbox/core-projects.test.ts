@@ -218,6 +218,7 @@ describe('sandbox core: projects', () => {
 	});
 
 	it('PATCH changes only the fields it sends; explicit null clears; a taken number is refused', async () => {
+		await create({ projectNumber: 'PATCH-TAKEN' });
 		const created = await create({
 			projectNumber: 'PATCH-1',
 			name: 'Navn',
@@ -242,7 +243,7 @@ describe('sandbox core: projects', () => {
 		).toBeGreaterThanOrEqual(60_000);
 		const taken = await api(`${PROJECTS}/${created.body.id}`, {
 			method: 'PATCH',
-			json: { projectNumber: 'DUP-1' },
+			json: { projectNumber: 'PATCH-TAKEN' },
 		});
 		expect(taken.status).toBe(400);
 		expect(taken.body.errors[0].field).toBe('projectNumber');

@@ -18,6 +18,10 @@ describe('sandbox: machine-state API', () => {
 		otherProjectId = projects.find((p) => p.companyId === COMPANY_IDS.other)!.id;
 	});
 
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
+	});
+
 	it('needs the masstransportapiv1 scope and lives on the machine-state address only', async () => {
 		const reportingOnly = await tokenFor(sb(), 'fieldops-reporting');
 		expect((await post('', record('digging', '2026-11-01T08:00:00Z', '2026-11-01T09:00:00Z'), reportingOnly)).status).toBe(403);
@@ -51,6 +55,8 @@ describe('sandbox: machine-state API', () => {
 	});
 
 	it('aggregates durations per state, clipped to the period', async () => {
+		// The records the two tests before write: digging 1 h on 11-01; idle 30 min and digging 1 h on 11-02.
+		await post('/import', [record('digging', '2026-11-01T08:00:00Z', '2026-11-01T09:00:00Z'), record('idle', '2026-11-02T08:00:00Z', '2026-11-02T08:30:00Z'), record('digging', '2026-11-02T11:00:00Z', '2026-11-02T12:00:00Z')]);
 		const res = await post('/aggregated-data-per-state', { companyId: COMPANY_IDS.main, projectId, machineId: 'EX-1', from: '2026-11-01T08:30:00Z', to: '2026-11-02T23:00:00Z' });
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual([

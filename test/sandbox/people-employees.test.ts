@@ -20,6 +20,15 @@ describe('sandbox: employees v5', () => {
 		today = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now);
 	});
 
+	// Each test starts from the seed and creates the employee it works on (given).
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
+	});
+	const given = async (employeeNumber: string, extra: Record<string, unknown> = {}) => {
+		const res = await create(employeeNumber, extra);
+		if (res.status !== 201) throw new Error(`Creating ${employeeNumber} failed: ${JSON.stringify(res.body)}`);
+	};
+
 	it('creates profile and first employment together; numbers are unique in the whole company structure', async () => {
 		const created = await create('V1');
 		expect(created.status).toBe(201);
@@ -34,6 +43,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('lists with subsidiaries, filters by number, refuses an unknown include', async () => {
+		await given('V1');
 		const own = (await api(base)).body.map((e: { employeeNumber: string }) => e.employeeNumber);
 		const all = (await api(base, { query: { includeEmployeesFromSubsidiaries: 'true' } })).body.map((e: { employeeNumber: string }) => e.employeeNumber);
 		expect(own).not.toContain('A100');
@@ -51,12 +61,14 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('searches name, phone, email and number with hasActiveEmployment', async () => {
+		await given('V1');
 		const hits = (await api(`${base}/search`, { query: { query: '91234567' } })).body;
 		expect(hits).toEqual([expect.objectContaining({ employeeNumber: 'V1', hasActiveEmployment: true })]);
 		expect((await api(`${base}/search`, { query: { query: 'ola dunk' } })).body.map((h: { employeeNumber: string }) => h.employeeNumber)).toEqual(['V1']);
 	});
 
 	it('PUT replaces every profile field and requires the names and birth date', async () => {
+		await given('V1');
 		await api(`${base}/V1`, { method: 'PATCH', json: { workTitle: 'Sjåfør', email: 'ola@example.com' } });
 		const replaced = await api(`${base}/V1`, { method: 'PUT', json: { firstName: 'Ola', lastName: 'Dunk', birthDate: '1980-01-01T00:00:00Z', address: 'Gata 1' } });
 		expect(replaced.body).toMatchObject({ address: 'Gata 1', workTitle: null, email: null });
@@ -66,6 +78,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('PATCH: omitted stays, null clears, unknown field is refused', async () => {
+		await given('V1', { address: 'Gata 1' });
 		await api(`${base}/V1`, { method: 'PATCH', json: { workTitle: 'Formann', email: 'ola@example.com' } });
 		const patched = await api(`${base}/V1`, { method: 'PATCH', json: { email: null } });
 		expect(patched.body).toMatchObject({ email: null, workTitle: 'Formann', address: 'Gata 1' });
@@ -75,6 +88,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('state table: update, end, create employments and the history grouping', async () => {
+		await given('V1');
 		const updated = await api(`${base}/V1/update-employment`, { method: 'PATCH', json: { department: 'Asfalt' } });
 		expect(updated.body.employmentHistory.current).toMatchObject({ department: 'Asfalt', payroll: 1 });
 		const ended = await api(`${base}/V1/end-employment`, { method: 'PATCH', json: { endDate: isoDay(today - 10 * DAY) } });
@@ -96,6 +110,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('deletable, disable/enable and project companies (cascade, 403 outside the structure)', async () => {
+		await given('V1');
 		expect((await api(`${base}/V1/deletable`)).body).toEqual({ isDeletable: false, validationErrors: [expect.any(String)] });
 		const subsidiary = sb().clients.find((c) => c.clientId === 'fieldops-subsidiary')!.companyId;
 		const other = sb().clients.find((c) => c.clientId === 'fieldops-other')!.companyId;
@@ -113,6 +128,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('changes the employee number (unique) and the phone number of every profile of the identity', async () => {
+		await given('V1');
 		expect((await api(`${base}/V1/change-employee-number`, { method: 'PATCH', json: { newEmployeeNumber: '100' } })).status).toBe(400);
 		const renamed = await api(`${base}/V1/change-employee-number`, { method: 'PATCH', json: { newEmployeeNumber: 'V9' } });
 		expect(renamed.body.employeeNumber).toBe('V9');
@@ -128,6 +144,7 @@ describe('sandbox: employees v5', () => {
 	});
 
 	it('tags: added, updated, removed; payroll ranges must not overlap; regular tags once', async () => {
+		await given('V9');
 		const first = await api(`${base}/V9/tags`, {
 			method: 'PUT',
 			json: [{ tagName: 'Førstehjelp' }, { tagName: 'Verneombud' }, { tagName: 'Skifttillegg', applicableFromDate: '2025-01-01T00:00:00Z', applicableToDate: '2025-06-30T00:00:00Z' }],

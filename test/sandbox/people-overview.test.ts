@@ -19,6 +19,15 @@ describe('sandbox: people (users v4, employees v5, certificates)', () => {
 		token = await tokenFor(sb());
 	});
 
+	// Each test starts from the seed and creates the people it works on (given).
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
+	});
+	const given = async (path: string, json: Record<string, unknown>) => {
+		const res = await api(path, { method: 'POST', json });
+		if (res.status !== 200 && res.status !== 201) throw new Error(`POST ${path} failed: ${JSON.stringify(res.body)}`);
+	};
+
 	it('v4: accepts both date formats, refuses another, answers the identity and profile ids', async () => {
 		const dotted = await api('/api/v4/integration/users', { method: 'POST', json: user('U1', '01.02.1990', '15.08.2020') });
 		const iso = await api('/api/v4/integration/users', { method: 'POST', json: user('U2', '1990-02-01', '2020-08-15') });
@@ -30,6 +39,7 @@ describe('sandbox: people (users v4, employees v5, certificates)', () => {
 	});
 
 	it('v4: an identity id with "|" travels URL-encoded as one path segment; disable answers 204', async () => {
+		await given('/api/v4/integration/users', user('U1', '01.02.1990', '15.08.2020'));
 		const created = (await api('/api/v4/integration/users/by-employee-number/U1')).body;
 		const deletable = await api(`/api/v4/integration/users/is-identity-deletable/${encodeURIComponent(created.identityId)}`);
 		expect(deletable.body).toBe(false);
@@ -45,6 +55,7 @@ describe('sandbox: people (users v4, employees v5, certificates)', () => {
 	});
 
 	it('v4: lists users changed since a moment', async () => {
+		await given('/api/v4/integration/users', user('U2', '1990-02-01', '2020-08-15'));
 		const since = (await call(sb().coreUrl, '/__sandbox/clock')).body.now;
 		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 60 } });
 		const created = (await api('/api/v4/integration/users/by-employee-number/U2')).body;
@@ -73,6 +84,7 @@ describe('sandbox: people (users v4, employees v5, certificates)', () => {
 	});
 
 	it('certificates: upsert on employee number and exact type; both 400 cases save nothing', async () => {
+		await given('/api/v5/integration/employees', { employeeNumber: 'E1', firstName: 'Per', lastName: 'Berg', phone: '+4790000001', birthDate: '1985-05-05T00:00:00Z', employment: { startDate: '2024-01-01T00:00:00Z' } });
 		const cert = (type: string, issued = '2025-01-01T00:00:00Z') => ({ employeeNumber: 'E1', certificateType: type, issuedDateTime: issued, validUntilDateTime: '2030-01-01T00:00:00Z' });
 		const first = await api('/api/v4/integration/certificates', { method: 'POST', json: [cert('Truck T1'), cert('Kran G4')] });
 		expect(first.body.map((r: { created: boolean }) => r.created)).toEqual([true, true]);

@@ -23,6 +23,23 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 		token = await tokenFor(sb());
 	});
 
+	// Each test starts from the seed and creates the users it works on (given), as the tests before it do;
+	// firstW1 is W1 as the first test creates it.
+	beforeEach(async () => {
+		await call(sb().coreUrl, '/__sandbox/reset', { method: 'POST', json: {} });
+	});
+	const given = async (...users: Record<string, unknown>[]) => {
+		for (const json of users) {
+			const res = await api(base, { method: 'POST', json });
+			if (res.status !== 200) throw new Error(`Creating ${json.employeeNumber} failed: ${JSON.stringify(res.body)}`);
+		}
+	};
+	const firstW1 = () => user('W1', { employmentEndDate: '31.12.2099', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }] });
+	const endedDaysAgo = async (employeeNumber: string, days: number) => {
+		const now = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now);
+		return user(employeeNumber, { employmentStartDate: '2015-01-01', employmentEndDate: new Date(now - days * DAY).toISOString().slice(0, 10) });
+	};
+
 	it('every v4 date field accepts both formats and a bad value names the field', async () => {
 		const created = await api(base, { method: 'POST', json: user('W1', { employmentEndDate: '31.12.2099', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }] }) });
 		expect(created.body).toMatchObject({ employmentEndDate: '2099-12-31', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }], employeeNumber: 'W1', mobileWork: '+4790000000' });
@@ -37,6 +54,7 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 	});
 
 	it('GET by profile id / employee number, PATCH partial, enable 204, PUT id mismatch 400', async () => {
+		await given(firstW1());
 		const w1 = (await api(`${base}/by-employee-number/W1`)).body;
 		const enabled = await api(`${base}/enable/${w1.companyProfileId}`, { method: 'PATCH' });
 		expect(enabled.status).toBe(204);
@@ -49,6 +67,7 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 	});
 
 	it('companyId of another company is 403; employmentLookbackDays keeps active and recently ended users', async () => {
+		await given(firstW1());
 		const other = sb().clients.find((c) => c.clientId === 'fieldops-other')!.companyId;
 		expect((await api(base, { query: { companyId: other } })).status).toBe(403);
 		expect((await api(base, { method: 'POST', json: user('W9', { companyId: other }) })).status).toBe(403);
@@ -66,6 +85,7 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 	});
 
 	it('is-identity-deletable follows the active employment; DELETE by encoded identity id', async () => {
+		await given(await endedDaysAgo('W4', 10), await endedDaysAgo('W5', 100));
 		const w5 = (await api(`${base}/by-employee-number/W5`)).body;
 		const path = encodeURIComponent(w5.identityId);
 		expect(path).toContain('%7C');
@@ -79,6 +99,7 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 	});
 
 	it('fuzz: malformed JSON, wrong types, arrays, huge strings → 400, never 500', async () => {
+		await given(firstW1());
 		const w1 = (await api(`${base}/by-employee-number/W1`)).body;
 		const targets: [string, string][] = [
 			['POST', base],
