@@ -2,17 +2,23 @@ import { request } from 'undici';
 
 import { type RunningSandbox, startSandbox } from '../sandbox/server';
 import type { SandboxOptions } from '../sandbox/sandbox';
+import { variantByName } from '../sandbox/variant';
 
 export type { RunningSandbox };
 
 /**
  * Starts an in-process sandbox for one test file: `const sb = useSandbox();` then `sb().coreUrl` inside
- * tests. Closed after the file's tests.
+ * tests. Closed after the file's tests. Without `options.variant`, `FIELDOPS_SANDBOX_VARIANT` (`default` or
+ * `alt`) chooses the variant, so the node suites can be run against `alt` unchanged; the sandbox's own suites
+ * (test/sandbox/) check the default's rules and ignore it.
  */
 export function useSandbox(options: SandboxOptions = {}): () => RunningSandbox {
 	let running: RunningSandbox | undefined;
+	const ownSuite = /[\\/]test[\\/]sandbox[\\/]/.test(expect.getState().testPath ?? '');
+	const variant =
+		options.variant ?? (ownSuite ? 'default' : variantByName(process.env.FIELDOPS_SANDBOX_VARIANT).name);
 	beforeAll(async () => {
-		running = await startSandbox(options);
+		running = await startSandbox({ ...options, variant });
 	});
 	afterAll(async () => {
 		await running?.close();
@@ -41,7 +47,11 @@ export interface CallOptions {
 }
 
 /** One HTTP call; the body is parsed as JSON when the answer says it is JSON. */
-export async function call<T = any>(baseUrl: string, path: string, options: CallOptions = {}): Promise<HttpResult<T>> {
+export async function call<T = any>(
+	baseUrl: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<HttpResult<T>> {
 	const url = new URL(path, baseUrl);
 	for (const [key, value] of Object.entries(options.query ?? {})) {
 		if (value === undefined) continue;
@@ -70,7 +80,11 @@ export async function call<T = any>(baseUrl: string, path: string, options: Call
 }
 
 /** Fetches a token for one of the sandbox's clients (by client id), with the given scopes. */
-export async function tokenFor(sb: RunningSandbox, clientId = 'fieldops-admin', scopes?: string[]): Promise<string> {
+export async function tokenFor(
+	sb: RunningSandbox,
+	clientId = 'fieldops-admin',
+	scopes?: string[],
+): Promise<string> {
 	const client = sb.clients.find((c) => c.clientId === clientId);
 	if (!client) throw new Error(`No sandbox client ${clientId}`);
 	const form = new URLSearchParams({

@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util';
 
 import { startSandbox } from './server';
+import { variantByName } from './variant';
 
-/** `npm run sandbox -- [--port N] [--split] [--seed N] [--scale N] [--token-ttl SECONDS]` */
+/**
+ * `npm run sandbox -- [--port N] [--split] [--seed N] [--scale N] [--token-ttl SECONDS] [--variant default|alt]
+ * [--latency-ms N] [--latency-per-kb N]`
+ */
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -12,12 +16,23 @@ async function main(): Promise<void> {
 			scale: { type: 'string' },
 			'token-ttl': { type: 'string' },
 			host: { type: 'string', default: '127.0.0.1' },
+			variant: { type: 'string', default: 'default' },
+			'latency-ms': { type: 'string' },
+			'latency-per-kb': { type: 'string' },
 		},
 	});
 	const number = (name: string, value: string | undefined) => {
 		if (value === undefined) return undefined;
 		const parsed = Number(value);
-		if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a whole number ≥ 0, got "${value}"`);
+		if (!Number.isInteger(parsed) || parsed < 0)
+			throw new Error(`--${name} must be a whole number ≥ 0, got "${value}"`);
+		return parsed;
+	};
+	const decimal = (name: string, value: string | undefined) => {
+		if (value === undefined) return undefined;
+		const parsed = Number(value);
+		if (!Number.isFinite(parsed) || parsed < 0)
+			throw new Error(`--${name} must be a number ≥ 0, got "${value}"`);
 		return parsed;
 	};
 	const running = await startSandbox({
@@ -27,6 +42,9 @@ async function main(): Promise<void> {
 		scale: number('scale', values.scale),
 		tokenTtl: number('token-ttl', values['token-ttl']),
 		host: values.host,
+		variant: variantByName(values.variant).name,
+		latencyMs: number('latency-ms', values['latency-ms']),
+		latencyPerKb: decimal('latency-per-kb', values['latency-per-kb']),
 	});
 	const { sandbox: _state, close, ...info } = running;
 	process.stdout.write(`${JSON.stringify(info)}\n`);

@@ -1,4 +1,4 @@
-import { encodePng } from './png';
+import { deflateIndices, encodePalettePng, encodePng } from './png';
 
 import type { World } from './state';
 
@@ -26,8 +26,15 @@ export function fileStore(world: World): Map<string, StoredFile> {
 	return world.state(FILES_KEY, () => new Map<string, StoredFile>());
 }
 
-export function addFile(world: World, file: Omit<StoredFile, 'id' | 'createdDateTime'> & { id?: string; createdDateTime?: string }): StoredFile {
-	const stored: StoredFile = { ...file, id: file.id ?? world.newId(), createdDateTime: file.createdDateTime ?? world.clock.iso() };
+export function addFile(
+	world: World,
+	file: Omit<StoredFile, 'id' | 'createdDateTime'> & { id?: string; createdDateTime?: string },
+): StoredFile {
+	const stored: StoredFile = {
+		...file,
+		id: file.id ?? world.newId(),
+		createdDateTime: file.createdDateTime ?? world.clock.iso(),
+	};
 	fileStore(world).set(stored.id, stored);
 	return stored;
 }
@@ -46,16 +53,49 @@ export function renderPng(width: number, height: number, tint: number): Buffer {
 	const r0 = (tint * 37) % 256;
 	const g0 = (tint * 91) % 256;
 	for (let y = 0; y < height; y++) {
-		const g = (g0 + ((y * 255) / height) | 0) & 255;
+		const g = ((g0 + (y * 255) / height) | 0) & 255;
 		for (let x = 0; x < width; x++) {
 			const i = (width * y + x) << 2;
-			data[i] = (r0 + ((x * 255) / width) | 0) & 255;
+			data[i] = ((r0 + (x * 255) / width) | 0) & 255;
 			data[i + 1] = g;
 			data[i + 2] = (((x + y) * 127) / (width + height)) | 0;
 			data[i + 3] = 255;
 		}
 	}
 	return encodePng({ width, height, data });
+}
+
+/** Pixel indices per photo size: the same for every photo, only the palette (tint) differs. */
+const photoIndices = new Map<string, Buffer>();
+
+/**
+ * A seeded photo: a diagonal gradient through a palette tinted by `tint`. Every photo of one size has the same
+ * byte size (`photoSize`), so image rows can tell it without rendering the photo.
+ */
+export function renderPhoto(width: number, height: number, tint: number): Buffer {
+	const key = `${width}x${height}`;
+	let indices = photoIndices.get(key);
+	if (!indices) {
+		indices = deflateIndices(width, height, (x, y) => (((x * 255) / width + (y * 255) / height) / 2) | 0);
+		photoIndices.set(key, indices);
+	}
+	const palette = Buffer.alloc(256 * 3);
+	for (let i = 0; i < 256; i++)
+		palette.set([(tint * 37 + i) & 255, (tint * 91 + 255 - i) & 255, (i * 127) >> 8], i * 3);
+	return encodePalettePng(width, height, indices, palette);
+}
+
+const photoSizes = new Map<string, number>();
+
+/** The byte size of every `renderPhoto` of this size. */
+export function photoSize(width: number, height: number): number {
+	const key = `${width}x${height}`;
+	let size = photoSizes.get(key);
+	if (size === undefined) {
+		size = renderPhoto(width, height, 0).length;
+		photoSizes.set(key, size);
+	}
+	return size;
 }
 
 /** A minimal valid one-page PDF carrying `title`, standing in for the service's generated reports. */

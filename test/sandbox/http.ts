@@ -1,10 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
-import type { ZodError, ZodType } from 'zod';
+import type { SafeParseReturnType, ZodError, ZodType } from 'zod';
 
-/** Bodies larger than this are refused with 413 before they are read whole. */
-export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
-export const MAX_UPLOAD_BODY_BYTES = 1024 * 1024 * 1024;
+import { DEFAULT_VARIANT, type Variant } from './variant';
 
 export type Scope = 'serviceapiv3' | 'reportingapiv1' | 'masstransportapiv1';
 export const ALL_SCOPES: readonly Scope[] = ['serviceapiv3', 'reportingapiv1', 'masstransportapiv1'];
@@ -25,7 +23,7 @@ export interface Reply {
 	headers?: Record<string, string>;
 }
 
-/** One error body shape for the whole core API; see test/sandbox/README.md ("Error bodies"). */
+/** One validation problem; how it is written in an answer depends on the variant (see `errorReply`). */
 export interface ErrorDetail {
 	category?: string;
 	code?: string;
@@ -33,10 +31,7 @@ export interface ErrorDetail {
 	message: string;
 }
 
-/**
- * An API error. Employees v5 documents `{message, errors[]}`; the spec does not show the other error
- * bodies, so every route uses that same shape (kept here, in one place).
- */
+/** An API error; `errorReply` writes it in the body the variant chooses for the route. */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
@@ -46,12 +41,77 @@ export class ApiError extends Error {
 	) {
 		super(message);
 	}
+}
 
-	toReply(): Reply {
-		const json: Record<string, unknown> = { message: this.message };
-		if (this.errors.length > 0) json.errors = this.errors;
-		return { status: this.status, json, headers: this.headers };
+/** A 401/403 of the bearer check, before the API itself is reached. */
+export class AuthError extends ApiError {}
+
+const REASONS: Record<number, string> = {
+	400: 'One or more validation errors occurred.',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	405: 'Method Not Allowed',
+	409: 'Conflict',
+	413: 'Payload Too Large',
+};
+
+/** Which API a path belongs to, for the error body choice [E1]. */
+export type ErrorApi = 'core' | 'v5' | 'reporting' | 'machineState' | 'identity';
+
+/**
+ * The answer of an error. Employees v5 documents `{message, errors[]}`; the other bodies are not shown, so the
+ * variant chooses [E1]: the same v5 shape, RFC 7807 problem details (ASP.NET's ValidationProblemDetails), or
+ * plain text. [E2] turns a duplicate into 409 outside v5; [A5] may leave auth failures without a body.
+ */
+export function errorReply(error: ApiError, variant: Variant, api: ErrorApi): Reply {
+	const headers = { ...error.headers };
+	if (error instanceof AuthError && variant.authErrorBody === 'empty')
+		return { status: error.status, headers };
+	const duplicate = error.status === 400 && error.errors.some((e) => e.code === 'Duplicate');
+	const status = duplicate && api !== 'v5' ? variant.duplicateStatus : error.status;
+	const style =
+		api === 'core'
+			? variant.errorBody.core
+			: api === 'reporting'
+				? variant.errorBody.reporting
+				: api === 'machineState'
+					? variant.errorBody.machineState
+					: 'v5';
+	if (style === 'text') {
+		const lines = error.errors
+			.filter((e) => e.message !== error.message)
+			.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
+		return {
+			status,
+			body: [error.message, ...lines].join('\n'),
+			headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+		};
 	}
+	if (style === 'problem') {
+		const problem: Record<string, unknown> = {
+			type: `https://httpstatuses.io/${status}`,
+			title: REASONS[status] ?? error.message,
+			status,
+			detail: error.message,
+		};
+		if (error.errors.length > 0) {
+			const errors: Record<string, string[]> = {};
+			for (const e of error.errors)
+				(errors[e.field ?? ''] ??= []).push(
+					e.code && e.code.includes('.') ? `${e.code}: ${e.message}` : e.message,
+				);
+			problem.errors = errors;
+		}
+		return {
+			status,
+			json: problem,
+			headers: { ...headers, 'Content-Type': 'application/problem+json; charset=utf-8' },
+		};
+	}
+	const json: Record<string, unknown> = { message: error.message };
+	if (error.errors.length > 0) json.errors = error.errors;
+	return { status, json, headers };
 }
 
 export const badRequest = (message: string, field?: string, code = 'Validation') =>
@@ -66,6 +126,10 @@ export class RequestContext {
 	params: Record<string, string> = {};
 	caller: Caller | undefined;
 	routeTemplate = '';
+	/** The sandbox's choices (set by the server; control endpoints keep their own strict rules). */
+	variant: Variant = DEFAULT_VARIANT;
+	/** [E3] Unknown JSON fields are dropped instead of refused (service routes of a lenient variant). */
+	ignoreUnknownFields = false;
 	private rawBodyPromise: Promise<Buffer> | undefined;
 
 	constructor(
@@ -86,7 +150,7 @@ export class RequestContext {
 		return Array.isArray(value) ? value[0] : value;
 	}
 
-	rawBody(limit = MAX_JSON_BODY_BYTES): Promise<Buffer> {
+	rawBody(limit = this.variant.bodyLimits.json): Promise<Buffer> {
 		this.rawBodyPromise ??= readBody(this.req, limit);
 		return this.rawBodyPromise;
 	}
@@ -101,15 +165,43 @@ export class RequestContext {
 			throw badRequest('The request body is not valid JSON', 'body');
 		}
 		if (!schema) return parsed as T;
-		const result = schema.safeParse(parsed);
-		if (!result.success) throw validationError(result.error);
-		return result.data;
+		return parseWith(schema, parsed, this.ignoreUnknownFields);
 	}
 
 	queryParam(name: string): string | undefined {
 		const value = this.query.get(name);
 		return value === null ? undefined : value;
 	}
+}
+
+/**
+ * Validates `value`; with `ignoreUnknown` [E3] unknown fields (zod's `unrecognized_keys`, at any depth) are
+ * dropped and the rest validated again, as a lenient server would.
+ */
+export function safeParseWith<T>(
+	schema: ZodType<T>,
+	value: unknown,
+	ignoreUnknown: boolean,
+): SafeParseReturnType<unknown, T> {
+	let current = value;
+	for (let attempt = 0; ; attempt++) {
+		const result = schema.safeParse(current);
+		if (result.success) return result;
+		const unknown = result.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+		if (!ignoreUnknown || unknown.length === 0 || attempt > 20) return result;
+		current = structuredClone(current);
+		for (const issue of unknown) {
+			let target = current as Record<string | number, unknown>;
+			for (const step of issue.path) target = target[step] as Record<string | number, unknown>;
+			for (const key of (issue as { keys: string[] }).keys) delete target[key];
+		}
+	}
+}
+
+export function parseWith<T>(schema: ZodType<T>, value: unknown, ignoreUnknown: boolean): T {
+	const result = safeParseWith(schema, value, ignoreUnknown);
+	if (!result.success) throw validationError(result.error);
+	return result.data;
 }
 
 export function validationError(error: ZodError): ApiError {
@@ -171,7 +263,8 @@ export function queryDate(ctx: RequestContext, name: string): Date | undefined {
 
 /** ISO 8601 date or date-time; a value without an offset is read as UTC. */
 export function parseIsoDate(value: string): Date | undefined {
-	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) return undefined;
+	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,7})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value))
+		return undefined;
 	const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10;
 	const date = new Date(hasOffset ? value : value.length === 10 ? `${value}T00:00:00Z` : `${value}Z`);
 	return Number.isNaN(date.getTime()) ? undefined : date;

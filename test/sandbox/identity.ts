@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 
-import { ALL_SCOPES, ApiError, type Caller, type Reply, type RequestContext, type Scope } from './http';
+import { ALL_SCOPES, AuthError, type Caller, type Reply, type RequestContext, type Scope } from './http';
 import type { Router } from './router';
 import type { Sandbox } from './sandbox';
 
 /** RFC 6749 §5.2 error response. */
-function oauthError(status: number, error: string, description: string, headers: Record<string, string> = {}): Reply {
+function oauthError(
+	status: number,
+	error: string,
+	description: string,
+	headers: Record<string, string> = {},
+): Reply {
 	return {
 		status,
 		json: { error, error_description: description },
@@ -30,6 +35,12 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	let clientSecret = form.get('client_secret');
 	const authorization = ctx.header('authorization');
 	const viaBasic = authorization?.toLowerCase().startsWith('basic ') ?? false;
+	// [A3] The spec names only the form fields; a stricter server refuses Basic.
+	if (viaBasic && sandbox.variant.tokenBasicAuth === 'refused') {
+		return oauthError(401, 'invalid_client', 'Send client_id and client_secret as form fields', {
+			'WWW-Authenticate': 'Basic realm="token"',
+		});
+	}
 	if (viaBasic && authorization) {
 		const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
 		const colon = decoded.indexOf(':');
@@ -40,7 +51,9 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	const client = sandbox.world.clients.find((c) => c.clientId === clientId);
 	if (!client || client.clientSecret !== clientSecret) {
 		return viaBasic
-			? oauthError(401, 'invalid_client', 'Unknown client or wrong client secret', { 'WWW-Authenticate': 'Basic realm="token"' })
+			? oauthError(401, 'invalid_client', 'Unknown client or wrong client secret', {
+					'WWW-Authenticate': 'Basic realm="token"',
+				})
 			: oauthError(400, 'invalid_client', 'Unknown client or wrong client secret');
 	}
 
@@ -48,7 +61,19 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	const unknown = requested.filter((s) => !ALL_SCOPES.includes(s as Scope));
 	const denied = requested.filter((s) => !client.scopes.includes(s as Scope));
 	if (unknown.length > 0 || denied.length > 0) {
-		return oauthError(400, 'invalid_scope', `Scope not allowed for this client: ${[...new Set([...unknown, ...denied])].join(' ')}`);
+		return oauthError(
+			400,
+			'invalid_scope',
+			`Scope not allowed for this client: ${[...new Set([...unknown, ...denied])].join(' ')}`,
+		);
+	}
+	// [A2] Without `scope`: every scope of the client, or refused.
+	if (requested.length === 0 && sandbox.variant.tokenWithoutScope === 'invalidScope') {
+		return oauthError(
+			400,
+			'invalid_scope',
+			'scope is missing: request serviceapiv3, reportingapiv1 and/or masstransportapiv1',
+		);
 	}
 	const scopes = (requested.length > 0 ? requested : client.scopes) as Scope[];
 
@@ -63,7 +88,16 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	sandbox.stats.tokensIssued += 1;
 	return {
 		status: 200,
-		json: { access_token: accessToken, expires_in: sandbox.tokenTtlSeconds, token_type: 'Bearer', scope: scopes.join(' ') },
+		json: {
+			access_token: accessToken,
+			// [A1] The spec says int; some token servers send it as a string.
+			expires_in:
+				sandbox.variant.tokenExpiresIn === 'string'
+					? String(sandbox.tokenTtlSeconds)
+					: sandbox.tokenTtlSeconds,
+			token_type: 'Bearer',
+			scope: scopes.join(' '),
+		},
 		headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
 	};
 }
@@ -77,22 +111,38 @@ export function authenticate(ctx: RequestContext, sandbox: Sandbox, scope: Scope
 	const header = ctx.header('authorization');
 	const match = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
 	if (!match) {
-		throw new ApiError(401, header ? 'The Authorization header is not a bearer token' : 'Missing bearer token', [], {
-			'WWW-Authenticate': header ? 'Bearer error="invalid_request"' : 'Bearer',
-		});
+		throw new AuthError(
+			401,
+			header ? 'The Authorization header is not a bearer token' : 'Missing bearer token',
+			[],
+			{
+				'WWW-Authenticate': header ? 'Bearer error="invalid_request"' : 'Bearer',
+			},
+		);
 	}
 	const token = sandbox.tokens.get(match[1]);
 	if (!token || token.expiresAtMs <= Date.now()) {
-		throw new ApiError(401, token ? 'The access token has expired' : 'The access token is not valid', [], {
+		throw new AuthError(401, token ? 'The access token has expired' : 'The access token is not valid', [], {
 			'WWW-Authenticate': `Bearer error="invalid_token", error_description="${token ? 'expired' : 'invalid'}"`,
 		});
 	}
 	if (!token.scopes.includes(scope)) {
-		throw new ApiError(403, `The access token lacks the scope ${scope} needed by this API`, [], {
+		// [A4] 403 insufficient_scope (RFC 6750), or 401 as a gateway that checks the token's audience answers.
+		if (sandbox.variant.missingScopeStatus === 401) {
+			throw new AuthError(401, `The access token is not valid for this API (scope ${scope} missing)`, [], {
+				'WWW-Authenticate': `Bearer error="invalid_token", error_description="The audience is invalid"`,
+			});
+		}
+		throw new AuthError(403, `The access token lacks the scope ${scope} needed by this API`, [], {
 			'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
 		});
 	}
-	return { clientId: token.clientId, companyId: token.companyId, scopes: token.scopes, administrator: token.administrator };
+	return {
+		clientId: token.clientId,
+		companyId: token.companyId,
+		scopes: token.scopes,
+		administrator: token.administrator,
+	};
 }
 
 export function registerIdentity(router: Router): void {

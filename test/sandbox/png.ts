@@ -31,25 +31,83 @@ export function encodePng({ width, height, data }: Rgba): Buffer {
 	header.writeUInt32BE(width, 0);
 	header.writeUInt32BE(height, 4);
 	header.set([8, 6, 0, 0, 0], 8);
-	return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level: 1 })), chunk('IEND', Buffer.alloc(0))]);
+	return Buffer.concat([
+		SIGNATURE,
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(raw, { level: 1 })),
+		chunk('IEND', Buffer.alloc(0)),
+	]);
 }
+
+/**
+ * An 8-bit palette PNG (filter "None"): the sandbox's seeded photos share their pixel indices and differ only
+ * in the palette, so every photo of one size has the same byte size without being rendered.
+ */
+export function encodePalettePng(width: number, height: number, indices: Buffer, palette: Buffer): Buffer {
+	const header = Buffer.alloc(13);
+	header.writeUInt32BE(width, 0);
+	header.writeUInt32BE(height, 4);
+	header.set([8, 3, 0, 0, 0], 8);
+	return Buffer.concat([
+		SIGNATURE,
+		chunk('IHDR', header),
+		chunk('PLTE', palette),
+		chunk('IDAT', indices),
+		chunk('IEND', Buffer.alloc(0)),
+	]);
+}
+
+/** The deflated scanlines (filter byte 0 + one index per pixel) of a palette image. */
+export function deflateIndices(
+	width: number,
+	height: number,
+	index: (x: number, y: number) => number,
+): Buffer {
+	const raw = Buffer.alloc((width + 1) * height);
+	for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw[y * (width + 1) + 1 + x] = index(x, y);
+	return deflateSync(raw, { level: 1 });
+}
+
+function chunks(png: Buffer, type: string): Buffer[] {
+	const parts: Buffer[] = [];
+	for (let offset = 8; offset < png.length; ) {
+		const length = png.readUInt32BE(offset);
+		if (png.toString('ascii', offset + 4, offset + 8) === type)
+			parts.push(png.subarray(offset + 8, offset + 8 + length));
+		offset += length + 12;
+	}
+	return parts;
+}
+
+const unfiltered = (raw: Buffer, stride: number, height: number) =>
+	raw.length === (stride + 1) * height &&
+	Array.from({ length: height }, (_, y) => raw[y * (stride + 1)]).every((f) => f === 0);
 
 export function decodePng(png: Buffer): Rgba {
 	const width = png.readUInt32BE(16);
 	const height = png.readUInt32BE(20);
 	const simple = png[24] === 8 && png[25] === 6 && png[28] === 0;
 	if (simple) {
-		const parts: Buffer[] = [];
-		for (let offset = 8; offset < png.length; ) {
-			const length = png.readUInt32BE(offset);
-			if (png.toString('ascii', offset + 4, offset + 8) === 'IDAT') parts.push(png.subarray(offset + 8, offset + 8 + length));
-			offset += length + 12;
-		}
-		const raw = inflateSync(Buffer.concat(parts));
+		const raw = inflateSync(Buffer.concat(chunks(png, 'IDAT')));
 		const stride = width * 4;
-		if (raw.length === (stride + 1) * height && Array.from({ length: height }, (_, y) => raw[y * (stride + 1)]).every((f) => f === 0)) {
+		if (unfiltered(raw, stride, height)) {
 			const data = new Uint8Array(stride * height);
-			for (let y = 0; y < height; y++) data.set(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)), y * stride);
+			for (let y = 0; y < height; y++)
+				data.set(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)), y * stride);
+			return { width, height, data };
+		}
+	}
+	const palette = png[24] === 8 && png[25] === 3 && png[28] === 0 ? chunks(png, 'PLTE')[0] : undefined;
+	if (palette && chunks(png, 'tRNS').length === 0) {
+		const raw = inflateSync(Buffer.concat(chunks(png, 'IDAT')));
+		if (unfiltered(raw, width, height)) {
+			const data = new Uint8Array(width * height * 4);
+			for (let y = 0; y < height; y++) {
+				for (let x = 0; x < width; x++) {
+					const i = raw[y * (width + 1) + 1 + x] * 3;
+					data.set([palette[i], palette[i + 1], palette[i + 2], 255], (y * width + x) * 4);
+				}
+			}
 			return { width, height, data };
 		}
 	}

@@ -4,6 +4,7 @@ import { SANDBOX_MODULES } from './modules';
 import { Rng } from './rng';
 import { seedMasterData } from './seed';
 import { World } from './state';
+import { variantByName, type Variant, type VariantName } from './variant';
 
 export interface SandboxOptions {
 	/** First port; 0 picks free ports. */
@@ -16,6 +17,12 @@ export interface SandboxOptions {
 	/** Lifetime of issued tokens, in seconds. */
 	tokenTtl?: number;
 	host?: string;
+	/** Which answers to give where the spec is silent (variant.ts); default `default`. */
+	variant?: VariantName;
+	/** Added to every request of the service (not to `/__sandbox/*`), in ms. */
+	latencyMs?: number;
+	/** Added per KiB of every answer body of the service, in ms (a large reporting page takes longer). */
+	latencyPerKb?: number;
 }
 
 export interface IssuedToken {
@@ -64,13 +71,24 @@ export class Sandbox {
 	seed: number;
 	scale: number;
 	readonly tokenTtlSeconds: number;
+	readonly variant: Variant;
+	readonly latencyMs: number;
+	readonly latencyPerKb: number;
 	/** Base URLs as listening (set by `startSandbox`); reporting records link to files on the core URL. */
-	urls = { core: 'http://127.0.0.1', reporting: 'http://127.0.0.1', identity: 'http://127.0.0.1', machineState: 'http://127.0.0.1' };
+	urls = {
+		core: 'http://127.0.0.1',
+		reporting: 'http://127.0.0.1',
+		identity: 'http://127.0.0.1',
+		machineState: 'http://127.0.0.1',
+	};
 
 	constructor(options: SandboxOptions = {}) {
 		this.seed = options.seed ?? DEFAULT_SEED;
 		this.scale = options.scale ?? DEFAULT_SCALE;
 		this.tokenTtlSeconds = options.tokenTtl ?? DEFAULT_TOKEN_TTL_SECONDS;
+		this.variant = variantByName(options.variant);
+		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
+		this.latencyPerKb = Math.max(0, options.latencyPerKb ?? 0);
 		this.reset();
 	}
 
@@ -78,7 +96,7 @@ export class Sandbox {
 	reset(seed = this.seed, scale = this.scale): void {
 		this.seed = seed;
 		this.scale = scale;
-		this.world = new World({ seed, rng: new Rng(seed), clock: this.clock, scale });
+		this.world = new World({ seed, rng: new Rng(seed), clock: this.clock, scale, variant: this.variant });
 		seedMasterData(this.world);
 		for (const module of SANDBOX_MODULES) module.seed?.(this.world);
 		this.faults = [];

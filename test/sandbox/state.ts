@@ -1,6 +1,7 @@
 import type { Scope } from './http';
 import type { VirtualClock } from './clock';
 import type { Rng } from './rng';
+import type { Variant } from './variant';
 
 /**
  * The sandbox's in-memory world. Shared entities (companies, projects, work orders, machines, people) are
@@ -129,6 +130,8 @@ export interface WorldContext {
 	rng: Rng;
 	clock: VirtualClock;
 	scale: number;
+	/** The choices where the spec is silent (variant.ts). */
+	variant: Variant;
 }
 
 export class World {
@@ -151,6 +154,10 @@ export class World {
 
 	get clock(): VirtualClock {
 		return this.ctx.clock;
+	}
+
+	get variant(): Variant {
+		return this.ctx.variant;
 	}
 
 	/** A GUID-shaped id, deterministic for the seed and the order of calls. */

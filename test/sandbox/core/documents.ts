@@ -1,17 +1,10 @@
 import { addFile, fileBytes, fileStore } from '../files';
-import {
-	badRequest,
-	forbidden,
-	MAX_UPLOAD_BODY_BYTES,
-	notFound,
-	queryBool,
-	type Reply,
-	type RequestContext,
-} from '../http';
+import { badRequest, forbidden, notFound, queryBool, type Reply, type RequestContext } from '../http';
 import type { Router } from '../router';
 import type { Project, Task, World } from '../state';
 import { ensureAccess } from './access';
 import { contentDisposition } from './files';
+import { created as createdReply } from './schema';
 import { boundaryOf, parseMultipart } from './multipart';
 import { apiTask } from './tasks';
 
@@ -29,14 +22,23 @@ interface Page {
 }
 
 export const DEFAULT_SECTION = 'Documents';
-/** `fileReference.collectionRef` of documents (the spec shows the field, not its values). */
+/** `fileReference.collectionRef` of documents (the spec shows the field, not its values) [D3]. */
 export const DOCUMENT_COLLECTION_REF = 'InfoPage';
+const ALT_DOCUMENT_COLLECTION_REF = 'information_page';
 const MAX_SECTION_LENGTH = 200;
 
 const pages = (world: World) => world.state('core:document-pages', () => [] as Page[]);
 
-/** The section of a work-order upload without `section`: the work order's number, else its short description. */
-const taskSection = (task: Task) => String(task.externalId || task.workDescriptionShort || DEFAULT_SECTION);
+/**
+ * The section of a work-order upload without `section` [D5]: the work order's number, else its short
+ * description; or the other way round.
+ */
+const taskSection = (world: World, task: Task) =>
+	String(
+		(world.variant.taskSection === 'numberFirst'
+			? task.externalId || task.workDescriptionShort
+			: task.workDescriptionShort || task.externalId) || DEFAULT_SECTION,
+	);
 
 /** The name a `file` part without a filename is stored under (its position among the request's files). */
 const unnamedPart = (position: number) => `unnamed-${position}`;
@@ -67,10 +69,13 @@ async function fileParts(ctx: RequestContext): Promise<{ name: string; type: str
 	if (!/^multipart\/form-data\s*(;|$)/i.test(contentType))
 		throw badRequest('Send the documents as multipart/form-data with parts named "file"', 'file');
 	const boundary = boundaryOf(contentType);
-	const files = parseMultipart(await ctx.rawBody(MAX_UPLOAD_BODY_BYTES), boundary).filter(
+	const files = parseMultipart(await ctx.rawBody(ctx.variant.bodyLimits.upload), boundary).filter(
 		(part) => part.name === 'file',
 	);
 	if (files.length === 0) throw badRequest('No part named "file" in the upload', 'file');
+	// [D4] A part without a file name is stored under a made-up name, or refused.
+	if (ctx.variant.unnamedPart === 'refused' && files.some((part) => !part.fileName))
+		throw badRequest('Every "file" part needs a filename in its Content-Disposition', 'file');
 	return files.map((part, index) => ({
 		name: part.fileName ?? unnamedPart(index + 1),
 		type: part.contentType ?? 'application/octet-stream',
@@ -78,16 +83,16 @@ async function fileParts(ctx: RequestContext): Promise<{ name: string; type: str
 	}));
 }
 
-function sectionOf(ctx: RequestContext, where: Target): string {
+function sectionOf(ctx: RequestContext, world: World, where: Target): string {
 	const section = ctx.queryParam('section');
 	if (section && section.length > MAX_SECTION_LENGTH)
 		throw badRequest(`section must be at most ${MAX_SECTION_LENGTH} characters`, 'section');
-	return section || (where.task ? taskSection(where.task) : DEFAULT_SECTION);
+	return section || (where.task ? taskSection(world, where.task) : DEFAULT_SECTION);
 }
 
 async function upload(ctx: RequestContext, world: World, kind: Kind): Promise<Reply> {
 	const where = target(ctx, world, kind);
-	const section = sectionOf(ctx, where);
+	const section = sectionOf(ctx, world, where);
 	const replace = queryBool(ctx, 'replaceExistingFilesWithSameName') ?? false;
 	const uploaded = await fileParts(ctx);
 	let page = pages(world).find((p) => p.projectId === where.project.id && p.section === section);
@@ -113,31 +118,34 @@ async function upload(ctx: RequestContext, world: World, kind: Kind): Promise<Re
 		});
 		page.files.push({ fileReferenceId: file.id, name });
 		const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+		const alt = world.variant;
 		return {
 			name,
 			size: bytes.length,
-			url: `/api/file/${file.id}`,
+			// [D1] "Relative file path": the file endpoint's path, or a path in the service's file storage.
+			url:
+				alt.documentFileUrl === 'fileEndpoint'
+					? `/api/file/${file.id}`
+					: `${where.project.companyId}/${file.id}/${encodeURIComponent(name)}`,
 			fileReference: {
 				id: file.id,
-				collectionRef: DOCUMENT_COLLECTION_REF,
+				collectionRef: alt.enumValues === 'sandbox' ? DOCUMENT_COLLECTION_REF : ALT_DOCUMENT_COLLECTION_REF,
 				fileNameOrig: name,
-				fileType: extension,
+				// [D2] The extension, or the MIME type of the part.
+				fileType: alt.fileType === 'extension' ? extension : type,
 				fileSize: bytes.length,
 				createdDateTime: file.createdDateTime,
 			},
 		};
 	});
-	return {
-		status: 200,
-		json: {
-			successful: true,
-			message: `${created.length} document(s) uploaded to ${section}`,
-			section,
-			pageExternalId: page.pageExternalId,
-			files: created,
-			infoPageFiles: page.files.map((f) => ({ ...f })),
-		},
-	};
+	return createdReply(world, {
+		successful: true,
+		message: `${created.length} document(s) uploaded to ${section}`,
+		section,
+		pageExternalId: page.pageExternalId,
+		files: created,
+		infoPageFiles: page.files.map((f) => ({ ...f })),
+	});
 }
 
 function findDocument(ctx: RequestContext, world: World, kind: Kind) {
@@ -171,7 +179,7 @@ export function registerDocuments(router: Router): void {
 				body: fileBytes(stored),
 				headers: {
 					'Content-Type': 'application/octet-stream',
-					'Content-Disposition': contentDisposition(stored.fileName),
+					'Content-Disposition': contentDisposition(stored.fileName, ctx.variant),
 				},
 			};
 		});

@@ -2,6 +2,7 @@ import { badRequest, queryInt, type Reply } from '../http';
 import { fileBytes, fileStore, type StoredFile } from '../files';
 import { decodePng, encodePng } from '../png';
 import type { Router } from '../router';
+import type { Variant } from '../variant';
 import { ensureAccess } from './access';
 
 /** The resize variants the service offers; other MaxDimension values are refused with 400 (see README.md). */
@@ -53,13 +54,17 @@ function variant(file: StoredFile, max: number | undefined): Buffer {
 	return resized;
 }
 
-/** `attachment` with an ASCII fallback name and the original name in RFC 5987 `filename*`. */
-export function contentDisposition(fileName: string): string {
+/**
+ * `attachment` with an ASCII fallback name and the original name in RFC 5987 `filename*` [D6]; or `filename*`
+ * only.
+ */
+export function contentDisposition(fileName: string, variant: Variant): string {
 	const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
 	const encoded = encodeURIComponent(fileName).replace(
 		/['()*]/g,
 		(c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
 	);
+	if (variant.contentDisposition === 'extendedOnly') return `attachment; filename*=UTF-8''${encoded}`;
 	return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
@@ -73,15 +78,19 @@ export function registerFiles(router: Router): void {
 			'File',
 			fileReferenceId,
 		);
-		const max = queryInt(ctx, 'MaxDimension');
-		if (max !== undefined && !MAX_DIMENSIONS.includes(max))
-			throw badRequest(`MaxDimension must be one of ${MAX_DIMENSIONS.join(', ')}`, 'MaxDimension');
+		let max = queryInt(ctx, 'MaxDimension');
+		if (max !== undefined && !MAX_DIMENSIONS.includes(max)) {
+			// [E5] A lenient service serves the original for a size it does not offer.
+			if (ctx.variant.queryValues === 'refused')
+				throw badRequest(`MaxDimension must be one of ${MAX_DIMENSIONS.join(', ')}`, 'MaxDimension');
+			max = undefined;
+		}
 		return {
 			status: 200,
 			body: variant(file, max),
 			headers: {
 				'Content-Type': file.contentType,
-				'Content-Disposition': contentDisposition(file.fileName),
+				'Content-Disposition': contentDisposition(file.fileName, ctx.variant),
 				'Cache-Control': FILE_CACHE_CONTROL,
 			},
 		};

@@ -6,7 +6,7 @@ import { registerFiles } from './files';
 import { registerLookups } from './lookups';
 import { registerMachines } from './machines';
 import { registerProjects } from './projects';
-import { registerTasks } from './tasks';
+import { registerTasks, seedTaskNumbers } from './tasks';
 
 /** The core API (scope serviceapiv3): projects, work orders, machines, documents, lookups, file download. */
 export function registerCore(router: Router): void {
@@ -21,4 +21,5 @@ export function registerCore(router: Router): void {
 /** Projects, work orders and machines are master data (seed.ts); the core adds the company customers. */
 export function seedCore(world: World): void {
 	seedCustomers(world);
+	seedTaskNumbers(world);
 }

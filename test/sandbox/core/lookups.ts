@@ -9,7 +9,9 @@ import { ensureAccess } from './access';
  */
 function activeFilter(ctx: RequestContext): (active: boolean) => boolean {
 	const mode = queryInt(ctx, 'activeInactiveAll') ?? 0;
-	if (mode === 0) return (active) => active;
+	// [E5] A lenient service treats any other value as the default.
+	if (mode === 0 || (ctx.variant.queryValues === 'lenient' && mode !== 1 && mode !== 2))
+		return (active) => active;
 	if (mode === 1) return (active) => !active;
 	if (mode === 2) return () => true;
 	throw badRequest(
@@ -18,14 +20,39 @@ function activeFilter(ctx: RequestContext): (active: boolean) => boolean {
 	);
 }
 
-const summary = (p: Project) => ({
-	id: p.id,
-	projectNumber: p.projectNumber,
-	externalProjectNumber: p.externalProjectNumber ?? null,
-	name: p.name,
-	active: p.active,
-	companyId: p.companyId,
-});
+/** [L1] The lookup answers' field names: the sandbox's, or other plausible ones. */
+const renamed = (world: World, fields: Record<string, unknown>, names: Record<string, string>) =>
+	world.variant.lookupFields === 'sandbox'
+		? fields
+		: Object.fromEntries(Object.entries(fields).map(([key, value]) => [names[key] ?? key, value]));
+
+const summary = (world: World) => (p: Project) =>
+	renamed(
+		world,
+		{
+			id: p.id,
+			projectNumber: p.projectNumber,
+			externalProjectNumber: p.externalProjectNumber ?? null,
+			name: p.name,
+			active: p.active,
+			companyId: p.companyId,
+		},
+		{
+			id: 'projectId',
+			projectNumber: 'number',
+			externalProjectNumber: 'externalNumber',
+			name: 'projectName',
+			active: 'isActive',
+		},
+	);
+
+const RESOURCE_NAMES = {
+	resourceId: 'id',
+	resourceNumber: 'number',
+	name: 'displayName',
+	resourceType: 'type',
+	active: 'isActive',
+};
 
 /** The kinds of resource `resource()` knows. */
 const RESOURCE_TYPES = [
@@ -70,27 +97,30 @@ export function registerLookups(router: Router): void {
 			status: 200,
 			json: [...world.projects.values()]
 				.filter((p) => world.canAccessCompany(ctx.auth.companyId, p.companyId) && keep(p.active))
-				.map(summary),
+				.map(summary(world)),
 		};
 	});
 
 	router.core('GET', '/api/projects/search', (ctx, { world }) => {
 		const text = (ctx.queryParam('searchString') ?? '').toLowerCase();
+		// [P3] A substring of number, name or external number; or the start of number or name.
+		const matches = (p: Project) =>
+			world.variant.projectSearch === 'substring'
+				? [p.projectNumber, p.name, p.externalProjectNumber].some(
+						(v) => typeof v === 'string' && v.toLowerCase().includes(text),
+					)
+				: [p.projectNumber, p.name].some((v) => typeof v === 'string' && v.toLowerCase().startsWith(text));
 		const activeOnly = queryBool(ctx, 'activeOnly') ?? false;
 		const hits = [...world.projects.values()].filter(
 			(p) =>
-				world.canAccessCompany(ctx.auth.companyId, p.companyId) &&
-				(!activeOnly || p.active) &&
-				[p.projectNumber, p.name, p.externalProjectNumber].some(
-					(v) => typeof v === 'string' && v.toLowerCase().includes(text),
-				),
+				world.canAccessCompany(ctx.auth.companyId, p.companyId) && (!activeOnly || p.active) && matches(p),
 		);
-		return { status: 200, json: hits.map(summary) };
+		return { status: 200, json: hits.map(summary(world)) };
 	});
 
 	router.core('GET', '/api/projects/{projId}', (ctx, { world }) => ({
 		status: 200,
-		json: summary(
+		json: summary(world)(
 			ensureAccess(world, ctx.auth, world.projects.get(ctx.params.projId), 'Project', ctx.params.projId),
 		),
 	}));
@@ -108,26 +138,34 @@ export function registerLookups(router: Router): void {
 			status: 200,
 			json: [...world.tasks.values()]
 				.filter((t) => t.projectId === project.id && !t.isTemplate && keep(t.active))
-				.map((t) => ({
-					id: t.id,
-					externalId: t.externalId,
-					name: t.name,
-					active: t.active,
-					projectId: t.projectId,
-				})),
+				.map((t) =>
+					renamed(
+						world,
+						{ id: t.id, externalId: t.externalId, name: t.name, active: t.active, projectId: t.projectId },
+						{ id: 'taskId', externalId: 'taskExternalId', name: 'taskName', active: 'isActive' },
+					),
+				),
 		};
 	});
 
 	router.core('GET', '/api/resources/details/{resourceId}', (ctx, { world }) => ({
 		status: 200,
-		json: ensureAccess(
+		json: renamed(
 			world,
-			ctx.auth,
-			resource(world, ctx.params.resourceId),
-			'Resource',
-			ctx.params.resourceId,
+			ensureAccess(
+				world,
+				ctx.auth,
+				resource(world, ctx.params.resourceId),
+				'Resource',
+				ctx.params.resourceId,
+			),
+			RESOURCE_NAMES,
 		),
 	}));
 
-	router.core('GET', '/api/resources/types', () => ({ status: 200, json: RESOURCE_TYPES }));
+	// [L1] Renamed: the kinds as bare names.
+	router.core('GET', '/api/resources/types', (_ctx, { world }) => ({
+		status: 200,
+		json: world.variant.lookupFields === 'sandbox' ? RESOURCE_TYPES : RESOURCE_TYPES.map((t) => t.name),
+	}));
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
 	ApiError,
 	badRequest,
+	parseWith,
 	queryBool,
 	type Caller,
 	type ErrorDetail,
@@ -12,7 +13,18 @@ import {
 import type { Router } from '../router';
 import type { Machine, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
-import { defaultsOf, isoDate, key, parseElement, text } from './schema';
+import { inListScope } from './projects';
+import {
+	created,
+	defaultsOf,
+	deleted,
+	isoDate,
+	key,
+	parseElement,
+	shownTimes,
+	text,
+	written,
+} from './schema';
 
 const machineFields = {
 	name: text().nullable(),
@@ -46,6 +58,8 @@ const patchSchema = z
 	.partial()
 	.strict();
 const updateItemSchema = patchSchema.extend({ id: key });
+/** [M2] An element of update/array as a complete object (PUT semantics). */
+const replaceItemSchema = createSchema.extend({ id: key });
 const bulkSchema = z.array(z.unknown()).max(10_000);
 const esgSchema = z
 	.object({
@@ -119,8 +133,35 @@ function validate(world: World, machine: MachineData): void {
 const linkedEquipment = (world: World, machineId: string) =>
 	[...world.machines.values()].filter((m) => m.parentMachineId === machineId);
 
-function view(world: World, machine: Machine, withEquipment: boolean) {
-	return withEquipment ? { ...machine, equipment: linkedEquipment(world, machine.id) } : machine;
+/** [M3] The link field as the client names it: the sandbox's `parentMachineId`, or `parentId`. */
+function renameLinkIn(world: World, body: unknown): unknown {
+	if (
+		world.variant.equipmentLinkField === 'parentMachineId' ||
+		!body ||
+		typeof body !== 'object' ||
+		Array.isArray(body)
+	)
+		return body;
+	const { parentMachineId, parentId, ...rest } = body as Record<string, unknown>;
+	if (parentMachineId !== undefined && world.variant.unknownFields === 'refused')
+		throw badRequest("Unrecognized key(s) in object: 'parentMachineId'", 'parentMachineId');
+	return parentId === undefined ? rest : { ...rest, parentMachineId: parentId };
+}
+
+async function machineBody<T>(ctx: RequestContext, world: World, schema: z.ZodType<T>): Promise<T> {
+	return parseWith(schema, renameLinkIn(world, await ctx.json()), ctx.ignoreUnknownFields);
+}
+
+function view(world: World, machine: Machine, withEquipment = false): Record<string, unknown> {
+	const shown: Record<string, unknown> = shownTimes(world, { ...machine });
+	if (world.variant.equipmentLinkField !== 'parentMachineId') {
+		delete shown.parentMachineId;
+		shown[world.variant.equipmentLinkField] = machine.parentMachineId;
+	}
+	// [M4] The linked equipment, under the variant's name.
+	if (withEquipment)
+		shown[world.variant.equipmentListField] = linkedEquipment(world, machine.id).map((m) => view(world, m));
+	return shown;
 }
 
 function create(world: World, caller: Caller, body: z.infer<typeof createSchema>): Machine {
@@ -131,6 +172,30 @@ function create(world: World, caller: Caller, body: z.infer<typeof createSchema>
 	const machine = { ...data, id: world.newId(), createdDateTime: now, modifiedDateTime: now } as Machine;
 	world.machines.set(machine.id, machine);
 	return machine;
+}
+
+/** PUT: every field not sent goes back to its default; ESG values are set through /esg only [M6]. */
+function replace(
+	world: World,
+	caller: Caller,
+	existing: Machine,
+	body: z.infer<typeof createSchema>,
+): Machine {
+	ensureCompany(world, caller, body.companyId);
+	const { fuelConsumptionRate, fuelConsumptionUnit, fuelType } = existing;
+	const esg =
+		world.variant.esgOnReplace === 'kept' ? { fuelConsumptionRate, fuelConsumptionUnit, fuelType } : {};
+	const replaced = {
+		...MACHINE_DEFAULTS,
+		...esg,
+		...body,
+		id: existing.id,
+		createdDateTime: existing.createdDateTime,
+		modifiedDateTime: world.clock.iso(),
+	} as Machine;
+	validate(world, replaced);
+	world.machines.set(existing.id, replaced);
+	return replaced;
 }
 
 function patch(world: World, caller: Caller, existing: Machine, body: z.infer<typeof patchSchema>): Machine {
@@ -147,6 +212,7 @@ function bulkResult(index: number, element: unknown, run: () => Machine) {
 	try {
 		const machine = run();
 		return {
+			machine,
 			index,
 			success: true,
 			id: machine.id,
@@ -174,7 +240,26 @@ function bulkResult(index: number, element: unknown, run: () => Machine) {
  * machine created just before would turn undeletable at random.
  */
 function deletable(world: World, machine: Machine): boolean {
-	return linkedEquipment(world, machine.id).length === 0;
+	// [M5] Or always: a deleted machine's equipment is unlinked.
+	return world.variant.machineDeletable === 'always' || linkedEquipment(world, machine.id).length === 0;
+}
+
+/**
+ * [M1] The answer of a bulk call: the per-item results in order, or a bare array of what was saved (ids on
+ * create, machines on update; failed elements are left out).
+ */
+function bulkAnswer(
+	world: World,
+	results: ReturnType<typeof bulkResult>[],
+	saved: 'ids' | 'machines',
+): Reply {
+	if (world.variant.bulkMachineResult === 'itemised')
+		return { status: 200, json: results.map(({ machine: _m, ...result }) => result) };
+	const machines = results.flatMap((r) => (r.success && r.machine ? [r.machine] : []));
+	return {
+		status: 200,
+		json: saved === 'ids' ? machines.map((m) => m.id) : machines.map((m) => view(world, m)),
+	};
 }
 
 const withEquipment = (ctx: RequestContext) => queryBool(ctx, 'includeEquipmentDetails') ?? false;
@@ -184,41 +269,42 @@ export function registerMachines(router: Router): void {
 	const find = (world: World, caller: Caller, id: string) =>
 		ensureAccess(world, caller, world.machines.get(id), 'Machine', id);
 
-	router.core(
-		'POST',
-		base,
-		async (ctx, { world }): Promise<Reply> => ({
-			status: 200,
-			json: create(world, ctx.auth, await ctx.json(createSchema)),
-		}),
-	);
+	router.core('POST', base, async (ctx, { world }): Promise<Reply> => {
+		return created(world, view(world, create(world, ctx.auth, await machineBody(ctx, world, createSchema))));
+	});
 
 	router.core('POST', `${base}/create/array`, async (ctx, { world }) => {
 		const elements = await ctx.json(bulkSchema);
-		return {
-			status: 200,
-			json: elements.map((element, index) =>
-				bulkResult(index, element, () => create(world, ctx.auth, parseElement(createSchema, element))),
+		const results = elements.map((element, index) =>
+			bulkResult(index, element, () =>
+				create(world, ctx.auth, parseElement(createSchema, renameLinkIn(world, element), world)),
 			),
-		};
+		);
+		return bulkAnswer(world, results, 'ids');
 	});
 
 	router.core('PUT', `${base}/update/array`, async (ctx, { world }) => {
 		const elements = await ctx.json(bulkSchema);
-		return {
-			status: 200,
-			json: elements.map((element, index) =>
-				bulkResult(index, element, () => {
-					const { id, ...changes } = parseElement(updateItemSchema, element);
-					return patch(world, ctx.auth, find(world, ctx.auth, id), changes);
-				}),
-			),
-		};
+		const results = elements.map((element, index) =>
+			bulkResult(index, element, () => {
+				const sent = renameLinkIn(world, element);
+				// [M2] Each element changes only what it sends, or is the complete machine (PUT semantics).
+				if (world.variant.bulkUpdate === 'replace') {
+					const { id, ...machine } = parseElement(replaceItemSchema, sent, world);
+					return replace(world, ctx.auth, find(world, ctx.auth, id), machine);
+				}
+				const { id, ...changes } = parseElement(updateItemSchema, sent, world);
+				return patch(world, ctx.auth, find(world, ctx.auth, id), changes);
+			}),
+		);
+		return bulkAnswer(world, results, 'machines');
 	});
 
 	router.core('GET', base, (ctx, { world }) => {
-		const own = [...world.machines.values()].filter((m) => m.companyId === ctx.auth.companyId);
-		return { status: 200, json: own.map((m) => view(world, m, withEquipment(ctx))) };
+		const listed = [...world.machines.values()].filter((m) =>
+			inListScope(world, ctx.auth.companyId, m.companyId),
+		);
+		return { status: 200, json: listed.map((m) => view(world, m, withEquipment(ctx))) };
 	});
 
 	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
@@ -227,9 +313,12 @@ export function registerMachines(router: Router): void {
 	}));
 
 	router.core('GET', `${base}/by-machine-number/{machineNumber}`, (ctx, { world }) => {
-		const machine = [...world.machines.values()].find(
-			(m) => m.companyId === ctx.auth.companyId && m.machineNumber === ctx.params.machineNumber,
-		);
+		// [C5] The caller's own company; or its whole structure, own company first.
+		const order =
+			world.variant.listScope === 'ownCompany' ? [ctx.auth.companyId] : world.companyTree(ctx.auth.companyId);
+		const machine = [...world.machines.values()]
+			.filter((m) => order.includes(m.companyId) && m.machineNumber === ctx.params.machineNumber)
+			.sort((a, b) => order.indexOf(a.companyId) - order.indexOf(b.companyId))[0];
 		return {
 			status: 200,
 			json: view(
@@ -242,36 +331,22 @@ export function registerMachines(router: Router): void {
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
 		const existing = find(world, ctx.auth, ctx.params.id);
-		const body = await ctx.json(createSchema);
-		ensureCompany(world, ctx.auth, body.companyId);
-		// Every field not sent goes back to its default; ESG values are set through /esg only and stay.
-		const { fuelConsumptionRate, fuelConsumptionUnit, fuelType } = existing;
-		const replaced = {
-			...MACHINE_DEFAULTS,
-			fuelConsumptionRate,
-			fuelConsumptionUnit,
-			fuelType,
-			...body,
-			id: existing.id,
-			createdDateTime: existing.createdDateTime,
-			modifiedDateTime: world.clock.iso(),
-		} as Machine;
-		validate(world, replaced);
-		world.machines.set(existing.id, replaced);
-		return { status: 200, json: replaced };
+		const body = await machineBody(ctx, world, createSchema);
+		return written(world, view(world, replace(world, ctx.auth, existing, body)));
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
 		const existing = find(world, ctx.auth, ctx.params.id);
-		return { status: 200, json: patch(world, ctx.auth, existing, await ctx.json(patchSchema)) };
+		return written(
+			world,
+			view(world, patch(world, ctx.auth, existing, await machineBody(ctx, world, patchSchema))),
+		);
 	});
 
 	router.core('PATCH', `${base}/{id}/esg`, async (ctx, { world }) => {
 		const existing = find(world, ctx.auth, ctx.params.id);
-		return {
-			status: 200,
-			json: Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() }),
-		};
+		Object.assign(existing, await ctx.json(esgSchema), { modifiedDateTime: world.clock.iso() });
+		return written(world, view(world, existing));
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
@@ -282,8 +357,10 @@ export function registerMachines(router: Router): void {
 				'id',
 				'NotDeletable',
 			);
+		const answer = view(world, existing);
 		world.machines.delete(existing.id);
-		return { status: 204 };
+		for (const equipment of linkedEquipment(world, existing.id)) equipment.parentMachineId = null;
+		return deleted(world, answer);
 	});
 
 	router.core('GET', `${base}/is-machine-deletable/{id}`, (ctx, { world }) => ({
@@ -294,7 +371,8 @@ export function registerMachines(router: Router): void {
 	router.core('GET', '/api/MachineType', (ctx, { world }) => ({
 		status: 200,
 		json: world.machineTypes
-			.filter((t) => t.companyId === ctx.auth.companyId)
-			.map(({ typeId, name }) => ({ typeId, name })),
+			.filter((t) => inListScope(world, ctx.auth.companyId, t.companyId))
+			// [M7] Each type's name under the variant's field name.
+			.map(({ typeId, name }) => ({ typeId, [world.variant.machineTypeNameField]: name })),
 	}));
 }

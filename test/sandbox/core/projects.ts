@@ -5,7 +5,7 @@ import type { Router } from '../router';
 import type { Project, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
 import { customerOf, linkCustomer } from './customers';
-import { defaultsOf, hhmm, isoDate, key, text } from './schema';
+import { created, defaultsOf, deleted, hhmm, isoDate, key, shownTimes, text, written } from './schema';
 
 /** Every optional project field of the spec with its type. */
 const projectFields = {
@@ -57,10 +57,19 @@ export const PROJECT_DEFAULTS = { ...defaultsOf(projectFields), name: null };
  * have several; its own company's comes first, then the subsidiaries' in structure order.
  */
 export function projectsByNumber(world: World, callerCompanyId: string, projectNumber: string): Project[] {
-	const order = world.companyTree(callerCompanyId);
+	// [C5] The caller's own company first, then its subsidiaries; or the own company only.
+	const order =
+		world.variant.listScope === 'ownCompany' ? world.companyTree(callerCompanyId) : [callerCompanyId];
 	return [...world.projects.values()]
 		.filter((p) => p.projectNumber === projectNumber && order.includes(p.companyId))
 		.sort((a, b) => order.indexOf(a.companyId) - order.indexOf(b.companyId));
+}
+
+/** [C5] Whether a plain list shows a record of `companyId`: the caller's own company, or its whole structure. */
+export function inListScope(world: World, callerCompanyId: string, companyId: string): boolean {
+	return world.variant.listScope === 'ownCompany'
+		? companyId === callerCompanyId
+		: world.canAccessCompany(callerCompanyId, companyId);
 }
 
 function ensureUniqueNumber(world: World, companyId: string, projectNumber: string, exceptId?: string): void {
@@ -78,7 +87,17 @@ function ensureUniqueNumber(world: World, companyId: string, projectNumber: stri
 /** A project as the API answers it: the template link is back-office data, the customer link is shown. */
 function view(world: World, project: Project) {
 	const { templateTaskId: _template, customerId: _customer, ...fields } = project;
-	return { ...fields, ...customerOf(world, project) };
+	const link = customerOf(world, project);
+	// [P1] The link flat (customerId, customerNumber, customerName), or as one nested customer object.
+	const customer =
+		world.variant.customerLink === 'flat'
+			? link
+			: {
+					customer: link.customerId
+						? { id: link.customerId, customerNumber: link.customerNumber, name: link.customerName }
+						: null,
+				};
+	return shownTimes(world, { ...fields, ...customer });
 }
 
 export function registerProjects(router: Router): void {
@@ -100,13 +119,13 @@ export function registerProjects(router: Router): void {
 		} as Project;
 		linkCustomer(world, project, customerNumber, body.projectCustomerName);
 		world.projects.set(project.id, project);
-		return { status: 200, json: view(world, project) };
+		return created(world, view(world, project));
 	});
 
 	router.core('GET', base, (ctx, { world }) => ({
 		status: 200,
 		json: [...world.projects.values()]
-			.filter((p) => p.companyId === ctx.auth.companyId)
+			.filter((p) => inListScope(world, ctx.auth.companyId, p.companyId))
 			.map((p) => view(world, p)),
 	}));
 
@@ -138,7 +157,7 @@ export function registerProjects(router: Router): void {
 		} as Project;
 		linkCustomer(world, replaced, customerNumber, body.projectCustomerName);
 		world.projects.set(existing.id, replaced);
-		return { status: 200, json: view(world, replaced) };
+		return written(world, view(world, replaced));
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
@@ -158,13 +177,22 @@ export function registerProjects(router: Router): void {
 			customerNumber,
 			body.projectCustomerName ?? (existing.projectCustomerName as string | null),
 		);
-		return { status: 200, json: view(world, existing) };
+		return written(world, view(world, existing));
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
 		const existing = ensureAccess(world, ctx.auth, find(world, ctx.params.id), 'Project', ctx.params.id);
+		const tasks = [...world.tasks.values()].filter((t) => t.projectId === existing.id);
+		// [P2] The project's work orders go with it, or a project with work orders cannot be deleted.
+		if (world.variant.projectDeleteWithWorkOrders === 'refused' && tasks.some((t) => !t.isTemplate))
+			throw badRequest(
+				`Project ${existing.projectNumber} has work orders: delete them first`,
+				'id',
+				'NotDeletable',
+			);
+		const answer = view(world, existing);
 		world.projects.delete(existing.id);
-		for (const task of world.tasks.values()) if (task.projectId === existing.id) world.tasks.delete(task.id);
-		return { status: 204 };
+		for (const task of tasks) world.tasks.delete(task.id);
+		return deleted(world, answer);
 	});
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { badRequest, parseIsoDate } from '../http';
+import { badRequest, parseIsoDate, type Reply, safeParseWith } from '../http';
+import type { World } from '../state';
 
 /** A real calendar day: `Date` would roll 2026-02-30 over into March. */
 function calendarDay(value: string): boolean {
@@ -27,8 +28,8 @@ export const text = (max = 500) => z.string().max(max);
 export const key = z.string().min(1).max(200);
 
 /** One element of a bulk body, validated on its own so a bad one fails alone (400 naming the field). */
-export function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
-	const parsed = schema.safeParse(element);
+export function parseElement<T>(schema: z.ZodType<T>, element: unknown, world: World): T {
+	const parsed = safeParseWith(schema, element, world.variant.unknownFields === 'ignored');
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		throw badRequest(
@@ -37,6 +38,24 @@ export function parseElement<T>(schema: z.ZodType<T>, element: unknown): T {
 		);
 	}
 	return parsed.data;
+}
+
+/** [C1] A successful create: 200 or 201 with the record. */
+export const created = (world: World, json: unknown): Reply => ({ status: world.variant.createStatus, json });
+
+/** [C2] A successful PUT/PATCH: 200 with the resulting record, or 204. */
+export const written = (world: World, json: unknown): Reply =>
+	world.variant.writeAnswer === 'record' ? { status: 200, json } : { status: 204 };
+
+/** [C3] A successful DELETE: 204, or 200 with the deleted record. */
+export const deleted = (world: World, json: unknown): Reply =>
+	world.variant.deleteAnswer === 'empty' ? { status: 204 } : { status: 200, json };
+
+/** [C4] A record as answered: without the timestamps the spec does not show, when the variant omits them. */
+export function shownTimes<T extends object>(world: World, record: T): T {
+	if (world.variant.unshownTimestamps === 'included') return record;
+	const { createdDateTime: _c, modifiedDateTime: _m, ...rest } = record as Record<string, unknown>;
+	return rest as T;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Router } from '../router';
 import type { Project, Task, World } from '../state';
 import { ensureAccess, ensureCompany } from './access';
 import { projectsByNumber } from './projects';
-import { defaultsOf, isoDate, key, text } from './schema';
+import { created, defaultsOf, deleted, isoDate, key, shownTimes, text, written } from './schema';
 
 /**
  * Rule 3 of the spec: settings copied from the project's template work order when a create omits them.
@@ -27,6 +27,18 @@ export const INHERITED_SETTINGS = [
 	'taskType',
 	'externalDim02',
 ] as const;
+
+/** [W2] The settings of rule 3 whose field names the spec itself shows; the others may be named otherwise. */
+const SHOWN_INHERITED_SETTINGS: readonly string[] = [
+	'safeJobAnalysisApprovalRequired',
+	'safeJobAnalysisUserPromptText',
+	'unitId',
+	'measureUnitQty',
+	'fixedResourcePrice',
+	'costPrice',
+	'price',
+	'externalDim02',
+];
 
 const taskFields = {
 	name: text().nullable(),
@@ -81,6 +93,24 @@ export const apiTask = (world: World, id: string): Task | undefined => {
 	return task && !task.isTemplate ? task : undefined;
 };
 
+/** A work order as answered [C4]. */
+export const taskView = (world: World, task: Task) => shownTimes(world, task);
+
+/** [W1] The next service-assigned number in a project: "1", "2", … */
+function nextTaskNumber(world: World, projectId: string): string {
+	const used = [...world.tasks.values()]
+		.filter((t) => t.projectId === projectId && !t.isTemplate)
+		.map((t) => Number(t.taskNumber) || 0);
+	return String(Math.max(0, ...used) + 1);
+}
+
+/** [W1] Seeded work orders get their numbers too, in creation order, when the service assigns them. */
+export function seedTaskNumbers(world: World): void {
+	if (world.variant.taskNumber !== 'generated') return;
+	for (const task of world.tasks.values())
+		if (!task.isTemplate) task.taskNumber = nextTaskNumber(world, task.projectId);
+}
+
 function ensureTask(world: World, caller: Caller, id: string): Task {
 	return ensureAccess(world, caller, apiTask(world, id), 'Work order', id);
 }
@@ -91,8 +121,13 @@ function ensureProjectOf(
 	caller: Caller,
 	task: { companyId: string; projectId: string },
 ): Project {
-	ensureCompany(world, caller, task.companyId);
 	const project = ensureAccess(world, caller, world.projects.get(task.projectId), 'Project', task.projectId);
+	// [W3] The project's company wins over a companyId that differs (which is then ignored).
+	if (world.variant.taskCompanyMismatch === 'projectWins') {
+		task.companyId = project.companyId;
+		return project;
+	}
+	ensureCompany(world, caller, task.companyId);
 	if (project.companyId !== task.companyId)
 		throw badRequest(
 			`projectId ${task.projectId} belongs to another company than companyId ${task.companyId}`,
@@ -140,6 +175,8 @@ function validate(
 				`parentActivityId ${parentId} is not a work order of the same project`,
 				'parentActivityId',
 			);
+		// [W4] A parent not marked isParent: refused, or marked by the service.
+		if (parent.isParent !== true && world.variant.parentMarking === 'automatic') parent.isParent = true;
 		if (parent.isParent !== true)
 			throw badRequest(
 				`parentActivityId ${parentId} is not marked as a parent: set isParent true on it first`,
@@ -173,12 +210,11 @@ export function registerTasks(router: Router): void {
 		validate(world, body);
 		// Rules 2–5: omitted settings come from the template; identity, dates, quantities never do; never a template.
 		const template = project.templateTaskId ? world.tasks.get(project.templateTaskId) : undefined;
+		const settings: readonly string[] =
+			world.variant.inheritedSettings === 'sandboxNames' ? INHERITED_SETTINGS : SHOWN_INHERITED_SETTINGS;
 		const inherited = template
 			? Object.fromEntries(
-					INHERITED_SETTINGS.filter((field) => template[field] !== undefined).map((field) => [
-						field,
-						template[field],
-					]),
+					settings.filter((field) => template[field] !== undefined).map((field) => [field, template[field]]),
 				)
 			: {};
 		const now = world.clock.iso();
@@ -188,11 +224,14 @@ export function registerTasks(router: Router): void {
 			...body,
 			id: world.newId(),
 			isTemplate: false,
+			...(world.variant.taskNumber === 'generated'
+				? { taskNumber: nextTaskNumber(world, body.projectId) }
+				: {}),
 			createdDateTime: now,
 			modifiedDateTime: now,
 		} as Task;
 		world.tasks.set(task.id, task);
-		return { status: 200, json: task };
+		return created(world, taskView(world, task));
 	});
 
 	const visible = (world: World, companyId: string) =>
@@ -216,8 +255,10 @@ export function registerTasks(router: Router): void {
 	 * The spec's "task number" is the work order's externalId (the only number a work order has; see README.md).
 	 * It is unique per project, so several matches come from same-numbered projects of the company structure.
 	 */
-	const byTaskNumber = (tasks: Task[], taskNumber: string) =>
-		tasks.filter((t) => t.externalId === taskNumber);
+	const byTaskNumber = (world: World, tasks: Task[], taskNumber: string) =>
+		tasks.filter(
+			(t) => (world.variant.taskNumber === 'externalId' ? t.externalId : t.taskNumber) === taskNumber,
+		);
 
 	router.core('GET', `${base}/project/{projectId}`, (ctx, { world }) => {
 		const project = ensureAccess(
@@ -227,21 +268,27 @@ export function registerTasks(router: Router): void {
 			'Project',
 			ctx.params.projectId,
 		);
-		return { status: 200, json: inProjects(world, ctx.auth.companyId, new Set([project.id])) };
+		return {
+			status: 200,
+			json: inProjects(world, ctx.auth.companyId, new Set([project.id])).map((t) => taskView(world, t)),
+		};
 	});
 	router.core('GET', `${base}/by-project-number/{projectNumber}`, (ctx, { world }) => ({
 		status: 200,
-		json: byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
+		json: byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber).map((t) => taskView(world, t)),
 	}));
 	router.core('GET', `${base}/by-external-project-number/{externalProjectNumber}`, (ctx, { world }) => ({
 		status: 200,
-		json: byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber),
+		json: byExternalProjectNumber(world, ctx.auth.companyId, ctx.params.externalProjectNumber).map((t) =>
+			taskView(world, t),
+		),
 	}));
 	router.core(
 		'GET',
 		`${base}/by-project-number/{projectNumber}/by-task-number/{taskNumber}`,
 		(ctx, { world }) => {
 			const [first] = byTaskNumber(
+				world,
 				byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
 				ctx.params.taskNumber,
 			);
@@ -249,7 +296,7 @@ export function registerTasks(router: Router): void {
 				throw notFound(
 					`Work order ${ctx.params.taskNumber} was not found in project ${ctx.params.projectNumber}`,
 				);
-			return { status: 200, json: first };
+			return { status: 200, json: taskView(world, first) };
 		},
 	);
 	router.core(
@@ -258,9 +305,10 @@ export function registerTasks(router: Router): void {
 		(ctx, { world }) => ({
 			status: 200,
 			json: byTaskNumber(
+				world,
 				byProjectNumber(world, ctx.auth.companyId, ctx.params.projectNumber),
 				ctx.params.taskNumber,
-			),
+			).map((t) => taskView(world, t)),
 		}),
 	);
 	router.core(
@@ -274,16 +322,18 @@ export function registerTasks(router: Router): void {
 				throw notFound(
 					`Work order with external id ${ctx.params.externalId} was not found in project ${ctx.params.externalProjectNumber}`,
 				);
-			return { status: 200, json: match };
+			return { status: 200, json: taskView(world, match) };
 		},
 	);
 	router.core('GET', `${base}/by-production-code/{externalDim01}`, (ctx, { world }) => ({
 		status: 200,
-		json: visible(world, ctx.auth.companyId).filter((t) => t.externalDim01 === ctx.params.externalDim01),
+		json: visible(world, ctx.auth.companyId)
+			.filter((t) => t.externalDim01 === ctx.params.externalDim01)
+			.map((t) => taskView(world, t)),
 	}));
 	router.core('GET', `${base}/{id}`, (ctx, { world }) => ({
 		status: 200,
-		json: ensureTask(world, ctx.auth, ctx.params.id),
+		json: taskView(world, ensureTask(world, ctx.auth, ctx.params.id)),
 	}));
 
 	router.core('PUT', `${base}/{id}`, async (ctx, { world }) => {
@@ -296,31 +346,38 @@ export function registerTasks(router: Router): void {
 			...body,
 			id: existing.id,
 			isTemplate: false,
+			...(existing.taskNumber === undefined ? {} : { taskNumber: existing.taskNumber }),
 			createdDateTime: existing.createdDateTime,
 			modifiedDateTime: world.clock.iso(),
 		} as Task;
 		validate(world, replaced);
 		world.tasks.set(existing.id, replaced);
-		return { status: 200, json: replaced };
+		return written(world, taskView(world, replaced));
 	});
 
 	router.core('PATCH', `${base}/{id}`, async (ctx, { world }) => {
 		const existing = ensureTask(world, ctx.auth, ctx.params.id);
 		const body = await ctx.json(patchSchema);
 		const merged = { ...existing, ...body };
-		if (body.companyId !== undefined || body.projectId !== undefined)
+		if (body.companyId !== undefined || body.projectId !== undefined) {
 			ensureProjectOf(world, ctx.auth, merged);
+			if (body.companyId !== undefined) body.companyId = merged.companyId;
+		}
 		validate(world, merged);
 		Object.assign(existing, body, { modifiedDateTime: world.clock.iso() });
-		return { status: 200, json: existing };
+		return written(world, taskView(world, existing));
 	});
 
 	router.core('DELETE', `${base}/{id}`, (ctx, { world }) => {
 		const existing = ensureTask(world, ctx.auth, ctx.params.id);
-		if (children(world, existing.id).length > 0)
+		// [W5] A work order with sub-orders: refused, or deleted with them (all levels).
+		const doomed = [existing];
+		for (let i = 0; i < doomed.length; i++) doomed.push(...children(world, doomed[i].id));
+		if (doomed.length > 1 && world.variant.deleteWithSubOrders === 'refused')
 			throw badRequest(`Work order ${existing.externalId} has sub-orders: delete or move them first`, 'id');
-		world.tasks.delete(existing.id);
-		return { status: 204 };
+		const answer = taskView(world, existing);
+		for (const task of doomed) world.tasks.delete(task.id);
+		return deleted(world, answer);
 	});
 
 	// The template is set in the web back office (rule 1); tests set it here. It replaces any earlier template.

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ApiError, badRequest, forbidden, notFound, queryDate, queryInt, type Caller } from '../http';
 import type { Router } from '../router';
 import type { Person, World } from '../state';
-import { employmentGroups } from './employees';
+import { inListScope } from '../core/projects';
+import { created, deleted, shownTimes, written } from '../core/schema';
+import { deletionBlockers, employmentGroups } from './employees';
 
 /**
  * Users (v4): the same `Person` records as employees v5, addressed by identity id and company profile id.
@@ -11,13 +13,19 @@ import { employmentGroups } from './employees';
  */
 export function parseV4Date(value: string): string | undefined {
 	const dotted = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(value);
-	const iso = dotted ? `${dotted[3]}-${dotted[2]}-${dotted[1]}` : /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
+	const iso = dotted
+		? `${dotted[3]}-${dotted[2]}-${dotted[1]}`
+		: /^\d{4}-\d{2}-\d{2}$/.test(value)
+			? value
+			: undefined;
 	if (!iso) return undefined;
 	const date = new Date(`${iso}T00:00:00Z`);
 	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) ? date.toISOString() : undefined;
 }
 
-const v4Date = z.string().refine((v) => parseV4Date(v) !== undefined, 'must be a date as dd.MM.yyyy or yyyy-MM-dd');
+const v4Date = z
+	.string()
+	.refine((v) => parseV4Date(v) !== undefined, 'must be a date as dd.MM.yyyy or yyyy-MM-dd');
 const text = (max = 500) => z.string().max(max);
 
 const optional = {
@@ -50,15 +58,45 @@ const requiredFields = {
 	employmentStartDate: v4Date,
 };
 const createSchema = z.object(optional).partial().extend(requiredFields).strict();
-const replaceSchema = createSchema.extend({ identityId: text(200).min(1), companyProfileId: text(200).min(1) }).strict();
-const patchSchema = z.object({ ...requiredFields, ...optional }).partial().strict();
+const replaceSchema = createSchema
+	.extend({ identityId: text(200).min(1), companyProfileId: text(200).min(1) })
+	.strict();
+const patchSchema = z
+	.object({ ...requiredFields, ...optional })
+	.partial()
+	.strict();
 
 type UserBody = z.infer<typeof patchSchema>;
 
-const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : null);
+/** [U1] A v4 date as answered: `yyyy-MM-dd`, or `yyyy-MM-ddT00:00:00`. */
+const dayOf = (world: World) => (iso: string | null | undefined) =>
+	iso ? (world.variant.v4DateAnswer === 'date' ? iso.slice(0, 10) : `${iso.slice(0, 10)}T00:00:00`) : null;
+
+/** [U2] The fields the spec shows on the user response, plus the other fields a create requires. */
+const SHOWN_USER_FIELDS = [
+	'identityId',
+	'companyProfileId',
+	'companyId',
+	'employeeNumber',
+	'firstName',
+	'lastName',
+	'mobileWork',
+	'birthDate',
+	'employmentStartDate',
+];
 
 export function userView(world: World, person: Person) {
-	const employment = employmentGroups(person, world.clock.nowMs()).current ?? person.employments[person.employments.length - 1] ?? null;
+	const full = fullUserView(world, person);
+	if (world.variant.v4UserAnswer === 'full') return shownTimes(world, full);
+	return Object.fromEntries(SHOWN_USER_FIELDS.map((field) => [field, full[field as keyof typeof full]]));
+}
+
+function fullUserView(world: World, person: Person) {
+	const day = dayOf(world);
+	const employment =
+		employmentGroups(person, world.clock.nowMs()).current ??
+		person.employments[person.employments.length - 1] ??
+		null;
 	return {
 		identityId: person.identityId,
 		companyProfileId: person.companyProfileId,
@@ -92,20 +130,51 @@ export function userView(world: World, person: Person) {
 }
 
 /** Applies v4 fields to a person: the employment fields go to the current (or first) employment. */
-function apply(world: World, person: Person, body: UserBody): void {
-	const { mobileWork, birthDate, employmentStartDate, employmentEndDate, department, mainProjectNumber, payroll, isDisabled, tags, cardExpirationDate, ...rest } = body;
+function apply(world: World, person: Person, body: UserBody, patching = false): void {
+	const {
+		mobileWork,
+		birthDate,
+		employmentStartDate,
+		employmentEndDate,
+		department,
+		mainProjectNumber,
+		payroll,
+		isDisabled,
+		tags,
+		cardExpirationDate,
+		...rest
+	} = body;
 	// The company of a profile never changes.
 	delete rest.companyId;
 	Object.assign(person, rest);
 	if (mobileWork !== undefined) person.phone = mobileWork;
 	if (birthDate !== undefined) person.birthDate = parseV4Date(birthDate) as string;
-	if (cardExpirationDate !== undefined) person.cardExpirationDate = cardExpirationDate === null ? null : parseV4Date(cardExpirationDate);
+	if (cardExpirationDate !== undefined)
+		person.cardExpirationDate = cardExpirationDate === null ? null : parseV4Date(cardExpirationDate);
 	if (isDisabled !== undefined) person.disabled = isDisabled;
-	if (tags !== undefined) person.v4Tags = tags;
-	if (person.employments.length === 0) person.employments.push({ id: world.newId(), startDate: world.clock.iso(), endDate: null, department: null, mainProjectNumber: null, payroll: 0 });
-	const employment = employmentGroups(person, world.clock.nowMs()).current ?? person.employments[person.employments.length - 1];
+	// [U3] A PATCH's tags replace the list, or are merged into it by key.
+	if (tags !== undefined && patching && world.variant.v4TagsPatch === 'mergeByKey') {
+		const merged = new Map(
+			((person.v4Tags ?? []) as { key: string; value: string }[]).map((t) => [t.key, t]),
+		);
+		for (const tag of tags) merged.set(tag.key, tag);
+		person.v4Tags = [...merged.values()];
+	} else if (tags !== undefined) person.v4Tags = tags;
+	if (person.employments.length === 0)
+		person.employments.push({
+			id: world.newId(),
+			startDate: world.clock.iso(),
+			endDate: null,
+			department: null,
+			mainProjectNumber: null,
+			payroll: 0,
+		});
+	const employment =
+		employmentGroups(person, world.clock.nowMs()).current ??
+		person.employments[person.employments.length - 1];
 	if (employmentStartDate !== undefined) employment.startDate = parseV4Date(employmentStartDate) as string;
-	if (employmentEndDate !== undefined) employment.endDate = employmentEndDate === null ? null : (parseV4Date(employmentEndDate) as string);
+	if (employmentEndDate !== undefined)
+		employment.endDate = employmentEndDate === null ? null : (parseV4Date(employmentEndDate) as string);
 	if (department !== undefined) employment.department = department;
 	if (mainProjectNumber !== undefined) employment.mainProjectNumber = mainProjectNumber;
 	if (payroll !== undefined) employment.payroll = payroll ? 1 : 0;
@@ -114,23 +183,41 @@ function apply(world: World, person: Person, body: UserBody): void {
 
 function visible(world: World, caller: Caller, person: Person | undefined, what: string, id: string): Person {
 	if (!person) throw notFound(`${what} ${id} was not found`);
-	if (!world.canAccessCompany(caller.companyId, person.companyId)) throw forbidden(`${what} ${id} belongs to a company this client cannot access`);
+	if (!world.canAccessCompany(caller.companyId, person.companyId))
+		throw forbidden(`${what} ${id} belongs to a company this client cannot access`);
 	return person;
 }
 
-const byProfile = (world: World, caller: Caller, id: string) => visible(world, caller, world.people.get(id), 'User with profile id', id);
+const byProfile = (world: World, caller: Caller, id: string) =>
+	visible(world, caller, world.people.get(id), 'User with profile id', id);
 const byIdentity = (world: World, caller: Caller, id: string) =>
-	visible(world, caller, [...world.people.values()].find((p) => p.identityId === id && world.canAccessCompany(caller.companyId, p.companyId)) ?? [...world.people.values()].find((p) => p.identityId === id), 'User with identity id', id);
+	visible(
+		world,
+		caller,
+		[...world.people.values()].find(
+			(p) => p.identityId === id && world.canAccessCompany(caller.companyId, p.companyId),
+		) ?? [...world.people.values()].find((p) => p.identityId === id),
+		'User with identity id',
+		id,
+	);
 
 function ensureUniqueNumber(world: World, companyId: string, employeeNumber: string, except?: Person): void {
-	if ([...world.people.values()].some((p) => p !== except && p.companyId === companyId && p.employeeNumber === employeeNumber)) {
-		throw badRequest(`employeeNumber ${employeeNumber} is already used in the company`, 'employeeNumber', 'Duplicate');
+	if (
+		[...world.people.values()].some(
+			(p) => p !== except && p.companyId === companyId && p.employeeNumber === employeeNumber,
+		)
+	) {
+		throw badRequest(
+			`employeeNumber ${employeeNumber} is already used in the company`,
+			'employeeNumber',
+			'Duplicate',
+		);
 	}
 }
 
-/** A user with registrations in the reporting data, or an active employment, cannot be deleted. */
+/** A user is deletable by the same rule as an employee [U6]. */
 function deletable(world: World, person: Person): boolean {
-	return employmentGroups(person, world.clock.nowMs()).current === null;
+	return deletionBlockers(world, person).length === 0;
 }
 
 export function registerUsers(router: Router): void {
@@ -138,7 +225,8 @@ export function registerUsers(router: Router): void {
 
 	router.core('POST', base, async (ctx, { world }) => {
 		const body = await ctx.json(createSchema);
-		if (!world.canAccessCompany(ctx.auth.companyId, body.companyId)) throw forbidden(`Company ${body.companyId} is not accessible to this client`);
+		if (!world.canAccessCompany(ctx.auth.companyId, body.companyId))
+			throw forbidden(`Company ${body.companyId} is not accessible to this client`);
 		ensureUniqueNumber(world, body.companyId, body.employeeNumber);
 		const now = world.clock.iso();
 		const person: Person = {
@@ -160,22 +248,35 @@ export function registerUsers(router: Router): void {
 		};
 		apply(world, person, body);
 		world.people.set(person.companyProfileId, person);
-		return { status: 200, json: userView(world, person) };
+		return created(world, userView(world, person));
 	});
 
 	router.core('GET', base, (ctx, { world }) => {
 		const companyId = ctx.queryParam('companyId');
-		if (companyId && !world.canAccessCompany(ctx.auth.companyId, companyId)) throw forbidden(`Company ${companyId} is not accessible to this client`);
+		if (companyId && !world.canAccessCompany(ctx.auth.companyId, companyId))
+			throw forbidden(`Company ${companyId} is not accessible to this client`);
 		const changedSince = queryDate(ctx, 'changedSince')?.getTime();
 		const lookback = queryInt(ctx, 'employmentLookbackDays');
-		if (lookback !== undefined && lookback < 0) throw badRequest('employmentLookbackDays must be 0 or more', 'employmentLookbackDays');
+		if (lookback !== undefined && lookback < 0)
+			throw badRequest('employmentLookbackDays must be 0 or more', 'employmentLookbackDays');
 		const now = world.clock.nowMs();
 		const users = [...world.people.values()].filter((p) => {
-			if (companyId ? p.companyId !== companyId : p.companyId !== ctx.auth.companyId) return false;
-			if (changedSince !== undefined && Date.parse(p.modifiedDateTime) < changedSince) return false;
+			if (companyId ? p.companyId !== companyId : !inListScope(world, ctx.auth.companyId, p.companyId))
+				return false;
+			// [U5] changedSince inclusive, or exclusive.
+			const modified = Date.parse(p.modifiedDateTime);
+			if (
+				changedSince !== undefined &&
+				(modified < changedSince || (modified === changedSince && world.variant.changedSince === 'exclusive'))
+			)
+				return false;
 			if (lookback !== undefined) {
 				// Active now, or an employment ended within the last `lookback` days.
-				const recent = p.employments.some((e) => Date.parse(e.startDate) <= now && (e.endDate === null || Date.parse(e.endDate) >= now - lookback * 86_400_000));
+				const recent = p.employments.some(
+					(e) =>
+						Date.parse(e.startDate) <= now &&
+						(e.endDate === null || Date.parse(e.endDate) >= now - lookback * 86_400_000),
+				);
 				if (!recent) return false;
 			}
 			return true;
@@ -183,35 +284,61 @@ export function registerUsers(router: Router): void {
 		return { status: 200, json: users.map((p) => userView(world, p)) };
 	});
 
-	router.core('GET', `${base}/by-profile-id/{profileId}`, (ctx, { world }) => ({ status: 200, json: userView(world, byProfile(world, ctx.auth, ctx.params.profileId)) }));
+	router.core('GET', `${base}/by-profile-id/{profileId}`, (ctx, { world }) => ({
+		status: 200,
+		json: userView(world, byProfile(world, ctx.auth, ctx.params.profileId)),
+	}));
 
 	router.core('GET', `${base}/by-employee-number/{employeeNumber}`, (ctx, { world }) => {
-		const person = [...world.people.values()].find((p) => p.companyId === ctx.auth.companyId && p.employeeNumber === ctx.params.employeeNumber);
-		return { status: 200, json: userView(world, visible(world, ctx.auth, person, 'User with employee number', ctx.params.employeeNumber)) };
+		const person = [...world.people.values()].find(
+			(p) => p.companyId === ctx.auth.companyId && p.employeeNumber === ctx.params.employeeNumber,
+		);
+		return {
+			status: 200,
+			json: userView(
+				world,
+				visible(world, ctx.auth, person, 'User with employee number', ctx.params.employeeNumber),
+			),
+		};
 	});
 
 	router.core('PUT', `${base}/{identityId}`, async (ctx, { world }) => {
 		const person = byIdentity(world, ctx.auth, ctx.params.identityId);
-		const body = await ctx.json(replaceSchema);
-		if (body.identityId !== person.identityId) throw badRequest('identityId in the body differs from the one in the path', 'identityId');
-		if (body.companyProfileId !== person.companyProfileId) throw badRequest('companyProfileId does not belong to this identity', 'companyProfileId');
+		const { identityId, companyProfileId, ...fields } = await ctx.json(replaceSchema);
+		// [U4] Body ids that differ from the path's user: refused, or ignored (the path wins).
+		if (world.variant.v4PutIds === 'checked') {
+			if (identityId !== person.identityId)
+				throw badRequest('identityId in the body differs from the one in the path', 'identityId');
+			if (companyProfileId !== person.companyProfileId)
+				throw badRequest('companyProfileId does not belong to this identity', 'companyProfileId');
+		}
+		const body = { ...fields, identityId: person.identityId, companyProfileId: person.companyProfileId };
 		ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
 		// A complete user: optional fields not sent are cleared.
-		const cleared = Object.fromEntries(Object.keys(optional).map((key) => [key, key === 'payroll' || key === 'isDisabled' ? false : key === 'tags' ? [] : null]));
+		const cleared = Object.fromEntries(
+			Object.keys(optional).map((key) => [
+				key,
+				key === 'payroll' || key === 'isDisabled' ? false : key === 'tags' ? [] : null,
+			]),
+		);
 		// identityId and companyProfileId equal the person's own (checked above).
 		apply(world, person, { ...cleared, ...body } as UserBody);
-		return { status: 200, json: userView(world, person) };
+		return written(world, userView(world, person));
 	});
 
 	router.core('PATCH', `${base}/{companyProfileId}`, async (ctx, { world }) => {
 		const person = byProfile(world, ctx.auth, ctx.params.companyProfileId);
 		const body = await ctx.json(patchSchema);
-		if (body.employeeNumber !== undefined) ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
-		apply(world, person, body);
-		return { status: 200, json: userView(world, person) };
+		if (body.employeeNumber !== undefined)
+			ensureUniqueNumber(world, person.companyId, body.employeeNumber, person);
+		apply(world, person, body, true);
+		return written(world, userView(world, person));
 	});
 
-	for (const [action, disabled] of [['disable', true], ['enable', false]] as const) {
+	for (const [action, disabled] of [
+		['disable', true],
+		['enable', false],
+	] as const) {
 		router.core('PATCH', `${base}/${action}/{companyProfileId}`, (ctx, { world }) => {
 			const person = byProfile(world, ctx.auth, ctx.params.companyProfileId);
 			person.disabled = disabled;
@@ -222,10 +349,31 @@ export function registerUsers(router: Router): void {
 
 	router.core('DELETE', `${base}/{identityId}`, (ctx, { world }) => {
 		const person = byIdentity(world, ctx.auth, ctx.params.identityId);
-		if (!deletable(world, person)) throw new ApiError(400, `User ${person.employeeNumber} has an active employment and cannot be deleted`, [{ category: 'Validation', code: 'NotDeletable', field: 'identityId', message: 'The user has an active employment' }]);
+		const [blocker] = deletionBlockers(world, person);
+		if (blocker !== undefined) {
+			const active = world.variant.deletableRule === 'noActiveEmployment';
+			throw new ApiError(
+				400,
+				active
+					? `User ${person.employeeNumber} has an active employment and cannot be deleted`
+					: `User ${person.employeeNumber} cannot be deleted: ${blocker}`,
+				[
+					{
+						category: 'Validation',
+						code: 'NotDeletable',
+						field: 'identityId',
+						message: active ? 'The user has an active employment' : blocker,
+					},
+				],
+			);
+		}
+		const answer = userView(world, person);
 		world.people.delete(person.companyProfileId);
-		return { status: 204 };
+		return deleted(world, answer);
 	});
 
-	router.core('GET', `${base}/is-identity-deletable/{identityId}`, (ctx, { world }) => ({ status: 200, json: deletable(world, byIdentity(world, ctx.auth, ctx.params.identityId)) }));
+	router.core('GET', `${base}/is-identity-deletable/{identityId}`, (ctx, { world }) => ({
+		status: 200,
+		json: deletable(world, byIdentity(world, ctx.auth, ctx.params.identityId)),
+	}));
 }

@@ -14,6 +14,8 @@ const activitySchema = z
 		count: z.number().int().min(1).max(100_000).optional(),
 		ids: z.array(z.string()).max(100_000).optional(),
 		projectId: z.string().optional(),
+		/** Images `create`: photos without coordinates of their own (they fall back to the parent's). */
+		withoutCoordinates: z.boolean().optional(),
 	})
 	.strict();
 
@@ -24,7 +26,12 @@ function activityRng(sandbox: Sandbox) {
 	return feedRng(sandbox.world.ctx.seed + counter.calls, 'activity');
 }
 
-function pick<T extends { id: string }>(candidates: T[], ids: string[] | undefined, count: number, rng: ReturnType<typeof feedRng>): T[] {
+function pick<T extends { id: string }>(
+	candidates: T[],
+	ids: string[] | undefined,
+	count: number,
+	rng: ReturnType<typeof feedRng>,
+): T[] {
 	if (ids) {
 		return ids.map((id) => {
 			const found = candidates.find((c) => c.id === id);
@@ -34,11 +41,19 @@ function pick<T extends { id: string }>(candidates: T[], ids: string[] | undefin
 	}
 	const pool = [...candidates];
 	const picked: T[] = [];
-	while (picked.length < count && pool.length > 0) picked.push(pool.splice(rng.int(0, pool.length - 1), 1)[0]);
+	while (picked.length < count && pool.length > 0)
+		picked.push(pool.splice(rng.int(0, pool.length - 1), 1)[0]);
 	return picked;
 }
 
-function imageActivity(sandbox: Sandbox, action: string, count: number, ids: string[] | undefined, projectId: string | undefined): string[] {
+function imageActivity(
+	sandbox: Sandbox,
+	action: string,
+	count: number,
+	ids: string[] | undefined,
+	projectId: string | undefined,
+	withoutCoordinates = false,
+): string[] {
 	const { world } = sandbox;
 	const stores = imageStores(world);
 	const rng = activityRng(sandbox);
@@ -46,7 +61,7 @@ function imageActivity(sandbox: Sandbox, action: string, count: number, ids: str
 	const parents = SOURCES.flatMap((source) => stores.bySource[source].records) as ImageParent[];
 	if (action === 'create') {
 		return Array.from({ length: count }, () => {
-			const parent = newParent(world, rng, 'feed', now, false, projectId);
+			const parent = newParent(world, rng, 'feed', now, false, projectId, withoutCoordinates);
 			stores.bySource.feed.add(parent);
 			return parent.id;
 		});
@@ -61,9 +76,25 @@ function imageActivity(sandbox: Sandbox, action: string, count: number, ids: str
 	}
 	if (action === 'delete') {
 		// A removed file just stops appearing (images report no deletions).
-		return pick(parents.filter((p) => p.data.images.length > 0), ids, count, rng).map((parent) => {
-			const image = parent.data.images.pop() as { id: string };
-			stores.removed.push({ id: image.id, collectionRef: String(imageRows(sandbox, { ...parent, data: { ...parent.data, images: [image] } } as ImageParent, false)[0]?.collectionRef), idRef: parent.id, removedMs: now });
+		return pick(
+			parents.filter((p) => p.data.images.length > 0),
+			ids,
+			count,
+			rng,
+		).map((parent) => {
+			const image = parent.data.images.pop() as ImageParent['data']['images'][number];
+			// The row as it was served, so the ground truth names it as readers saw it.
+			const [row] = imageRows(
+				sandbox,
+				{ ...parent, data: { ...parent.data, images: [image] } } as ImageParent,
+				false,
+			);
+			stores.removed.push({
+				id: String(row?.id ?? image.id),
+				collectionRef: String(row?.collectionRef),
+				idRef: parent.id,
+				removedMs: now,
+			});
 			return parent.id;
 		});
 	}
@@ -72,9 +103,14 @@ function imageActivity(sandbox: Sandbox, action: string, count: number, ids: str
 
 export function registerReportingControl(router: Router): void {
 	router.control('POST', '/__sandbox/activity', async (ctx, sandbox) => {
-		const { kind, action, count = 1, ids, projectId } = await ctx.json(activitySchema);
-		if (projectId && !sandbox.world.projects.has(projectId)) throw badRequest(`No project ${projectId}`, 'projectId');
-		if (kind === 'images') return { status: 200, json: { ids: imageActivity(sandbox, action, count, ids, projectId) } };
+		const { kind, action, count = 1, ids, projectId, withoutCoordinates } = await ctx.json(activitySchema);
+		if (projectId && !sandbox.world.projects.has(projectId))
+			throw badRequest(`No project ${projectId}`, 'projectId');
+		if (kind === 'images')
+			return {
+				status: 200,
+				json: { ids: imageActivity(sandbox, action, count, ids, projectId, withoutCoordinates) },
+			};
 		const definition = kindDefinition(kind);
 		if (!definition) throw badRequest(`Unknown kind "${kind}"`, 'kind');
 		const { world } = sandbox;
@@ -90,7 +126,8 @@ export function registerReportingControl(router: Router): void {
 				return record.id;
 			});
 		} else {
-			if (action === 'submit' && !definition.pdf) throw badRequest(`${kind} records are not submitted`, 'action');
+			if (action === 'submit' && !definition.pdf)
+				throw badRequest(`${kind} records are not submitted`, 'action');
 			const targets = pick(action === 'submit' ? live.filter((r) => !r.pdfFileId) : live, ids, count, rng);
 			for (const record of targets) {
 				if (action === 'update') definition.edit(record, rng);
@@ -111,15 +148,25 @@ export function registerReportingControl(router: Router): void {
 		if (kind === 'images') {
 			const stores = imageStores(sandbox.world);
 			const rows = SOURCES.flatMap((source) =>
-				(stores.bySource[source].records as ImageParent[]).flatMap((parent) => imageRows(sandbox, parent, false).map((row) => ({ ...row, isDeleted: false }))),
+				(stores.bySource[source].records as ImageParent[]).flatMap((parent) =>
+					imageRows(sandbox, parent, false).map((row) => ({ ...row, isDeleted: false })),
+				),
 			);
-			const removed = stores.removed.map((r) => ({ ...r, modifiedDateTime: iso(r.removedMs), isDeleted: true }));
+			const removed = stores.removed.map((r) => ({
+				...r,
+				modifiedDateTime: iso(r.removedMs),
+				isDeleted: true,
+			}));
 			return { status: 200, json: { kind, records: [...rows, ...removed] } };
 		}
 		const definition = kindDefinition(kind);
 		if (!definition) throw notFound(`Unknown kind "${kind}"`);
+		// The served record plus what every variant's ground truth carries: id and both times.
 		const records = feedStore(sandbox, definition).records.map((record) => ({
 			...serve(record, definition, sandbox, caller, true),
+			id: record.id,
+			createdDateTime: iso(record.createdMs),
+			modifiedDateTime: iso(record.modifiedMs),
 			companyId: record.companyId,
 			isDeleted: record.deletedMs !== null,
 			deletedDateTime: record.deletedMs === null ? null : iso(record.deletedMs),

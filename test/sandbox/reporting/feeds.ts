@@ -4,9 +4,29 @@ import type { Router } from '../router';
 import type { Sandbox } from '../sandbox';
 import type { World } from '../state';
 import { KINDS } from './kinds';
-import { nextLink, parseFeedQuery, type FeedQuery } from './query';
+import { stampTime, type Variant } from '../variant';
+import { inChangeWindow, inWindow, metaOf, pagingFields, parseFeedQuery, type FeedQuery } from './query';
 import { FeedStore, feedRng, isoTimes, type FeedRecord, type KindDefinition } from './store';
 import { decodeToken, encodeToken } from './tokens';
+
+/** [R1] Feeds whose record shape (and so the name of their id) the spec does not show. */
+const NAMED_IDS: Record<string, string> = {
+	'time-registrations': 'timeRegistrationId',
+	'payroll-lines': 'payrollLineId',
+	'payroll-lines-extended': 'payrollLineId',
+};
+/** [C4] The only feed whose records the spec shows with createdDateTime and modifiedDateTime. */
+const SHOWN_TIMESTAMPS = new Set(['machine-registrations']);
+/** [R6] Feeds whose full-mode date the spec names (absence date, stop time). */
+const SHOWN_WINDOW_DATES = new Set(['absence-registrations', 'machine-registrations']);
+
+/** [R10] Whether a feed reports deletions as tombstones in incremental mode. */
+export const hasTombstones = (definition: KindDefinition, variant: Variant) =>
+	definition.tombstones || variant.tombstoneFeeds === 'allRegistrations';
+
+/** [R6] Which time the full-mode window and order use. */
+const windowKey = (definition: KindDefinition, variant: Variant): 'dateMs' | 'createdMs' =>
+	variant.fullModeDate === 'createdTime' && !SHOWN_WINDOW_DATES.has(definition.kind) ? 'createdMs' : 'dateMs';
 
 /** Share of seeded checklists, incidents and absences already submitted (with a PDF). */
 const SUBMITTED_SHARE = 0.6;
@@ -54,37 +74,88 @@ export function kindDefinition(kind: string): KindDefinition | undefined {
 	return KINDS.find((definition) => definition.kind === kind);
 }
 
-function matches(record: FeedRecord, query: FeedQuery, definition: KindDefinition): boolean {
+function matches(
+	record: FeedRecord,
+	query: FeedQuery,
+	definition: KindDefinition,
+	variant: Variant,
+	key: 'dateMs' | 'createdMs',
+): boolean {
 	if (!query.companies.has(record.companyId)) return false;
 	if (query.projectId && record.projectId !== query.projectId) return false;
 	for (const [name, value] of Object.entries(query.flags)) {
 		if (value !== undefined && record.data[name[0].toLowerCase() + name.slice(1)] !== value) return false;
 	}
 	if (query.incremental) {
-		if (record.modifiedMs < (query.since as number)) return false;
-		if (query.before !== undefined && record.modifiedMs >= query.before) return false;
-		return record.deletedMs === null || definition.tombstones;
+		if (!inChangeWindow(query, record.modifiedMs)) return false;
+		return record.deletedMs === null || hasTombstones(definition, variant);
 	}
 	if (record.deletedMs !== null) return false;
-	if (query.from !== undefined && record.dateMs < query.from) return false;
-	if (query.to !== undefined && record.dateMs > query.to) return false;
-	return true;
+	return inWindow(query, record[key]);
 }
 
-export function serve(record: FeedRecord, definition: KindDefinition, sandbox: Sandbox, callerCompanyId: string, includeSensitiveData: boolean): Record<string, unknown> {
-	const times = isoTimes(record);
-	const served: Record<string, unknown> = { id: record.id, ...record.data, createdDateTime: times.created, modifiedDateTime: times.modified };
-	if (definition.pdf) served.pdfUrl = record.pdfFileId ? `${sandbox.urls.core}/api/file/${record.pdfFileId}` : null;
-	if (definition.tombstones) {
+export function serve(
+	record: FeedRecord,
+	definition: KindDefinition,
+	sandbox: Sandbox,
+	callerCompanyId: string,
+	includeSensitiveData: boolean,
+): Record<string, unknown> {
+	const { variant } = sandbox;
+	if (
+		variant.unshownRecordId === 'id' &&
+		variant.unshownTimestamps === 'included' &&
+		variant.timestampFormat === 'isoUtc'
+	) {
+		// The hot path of the benchmarks: cached ISO strings.
+		const times = isoTimes(record);
+		const served: Record<string, unknown> = {
+			id: record.id,
+			...record.data,
+			createdDateTime: times.created,
+			modifiedDateTime: times.modified,
+		};
+		return finish(record, definition, sandbox, callerCompanyId, includeSensitiveData, served);
+	}
+	const idField = variant.unshownRecordId === 'named' ? (NAMED_IDS[definition.kind] ?? 'id') : 'id';
+	const served: Record<string, unknown> = { [idField]: record.id, ...record.data };
+	if (variant.unshownTimestamps === 'included' || SHOWN_TIMESTAMPS.has(definition.kind)) {
+		served.createdDateTime = stampTime(variant, record.createdMs);
+		served.modifiedDateTime = stampTime(variant, record.modifiedMs);
+	}
+	return finish(record, definition, sandbox, callerCompanyId, includeSensitiveData, served);
+}
+
+function finish(
+	record: FeedRecord,
+	definition: KindDefinition,
+	sandbox: Sandbox,
+	callerCompanyId: string,
+	includeSensitiveData: boolean,
+	served: Record<string, unknown>,
+): Record<string, unknown> {
+	const { variant } = sandbox;
+	if (definition.pdf)
+		served.pdfUrl = record.pdfFileId ? `${sandbox.urls.core}/api/file/${record.pdfFileId}` : null;
+	if (hasTombstones(definition, variant)) {
 		served.isDeleted = record.deletedMs !== null;
-		served.deletedDateTime = record.deletedMs === null ? null : iso(record.deletedMs);
+		// [R11] "Deletion metadata" of absences: deletedDateTime like machine registrations, or deletedAt.
+		const field =
+			definition.kind === 'absence-registrations' ? variant.absenceDeletedField : 'deletedDateTime';
+		served[field] = record.deletedMs === null ? null : stampTime(variant, record.deletedMs);
 	}
 	definition.render?.(record, served, { world: sandbox.world, callerCompanyId, includeSensitiveData });
 	return served;
 }
 
 /** First index in `sorted` strictly after the position (t, id), or after every record at t when ties are grouped. */
-function startIndex(sorted: FeedRecord[], key: 'dateMs' | 'modifiedMs', t: number, id: string, groupTies: boolean): number {
+function startIndex(
+	sorted: FeedRecord[],
+	key: 'dateMs' | 'createdMs' | 'modifiedMs',
+	t: number,
+	id: string,
+	groupTies: boolean,
+): number {
 	let lo = 0;
 	let hi = sorted.length;
 	while (lo < hi) {
@@ -100,33 +171,49 @@ function startIndex(sorted: FeedRecord[], key: 'dateMs' | 'modifiedMs', t: numbe
 export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: KindDefinition): Reply {
 	const query = parseFeedQuery(ctx, sandbox, definition.filters, ['Approved', 'ApprovedPayroll', 'Locked']);
 	const store = feedStore(sandbox, definition);
-	const order = query.incremental ? 'modified' : 'date';
-	const key = query.incremental ? 'modifiedMs' : 'dateMs';
+	const { variant } = sandbox;
+	const dateKey = windowKey(definition, variant);
+	const order = query.incremental ? 'modified' : dateKey === 'dateMs' ? 'date' : 'created';
+	const key = query.incremental ? 'modifiedMs' : dateKey;
 	const sorted = store.sorted(order);
 	const position = query.token ? decodeToken(query.token, query.fingerprint) : undefined;
 	let index = position ? startIndex(sorted, key, position.t, position.id, definition.groupTies) : 0;
 	const page: FeedRecord[] = [];
 	for (; index < sorted.length; index++) {
 		const record = sorted[index];
-		if (!matches(record, query, definition)) continue;
+		if (!matches(record, query, definition, variant, dateKey)) continue;
 		// Records sharing one exact time stay on one page, even past ChunkLimit (machine registrations).
-		if (page.length >= query.chunkLimit && !(definition.groupTies && record[key] === page[page.length - 1][key])) break;
+		if (
+			page.length >= query.chunkLimit &&
+			!(definition.groupTies && record[key] === page[page.length - 1][key])
+		)
+			break;
 		page.push(record);
 	}
 	let more = false;
-	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++) more = matches(sorted[rest], query, definition);
+	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++)
+		more = matches(sorted[rest], query, definition, variant, dateKey);
 	const last = page[page.length - 1];
 	const token = more && last ? encodeToken({ t: last[key], id: last.id, q: query.fingerprint }) : '';
-	const includeSensitiveData = definition.filters.has('IncludeSensitiveData') && ctx.queryParam('IncludeSensitiveData')?.toLowerCase() === 'true';
+	const includeSensitiveData =
+		definition.filters.has('IncludeSensitiveData') &&
+		ctx.queryParam('IncludeSensitiveData')?.toLowerCase() === 'true';
 	// Serving is the benchmarks' "physical limit": records without per-caller rendering are serialised once.
 	const json = (record: FeedRecord) =>
 		definition.render
 			? JSON.stringify(serve(record, definition, sandbox, ctx.auth.companyId, includeSensitiveData))
 			: (record.json ??= JSON.stringify(serve(record, definition, sandbox, ctx.auth.companyId, false)));
 	const envelope = JSON.stringify({
-		meta: { count: page.length, chunkLimit: query.chunkLimit, syncType: query.incremental ? 'incremental' : 'full' },
-		continuationToken: token,
-		links: { next: nextLink(ctx, token) },
+		meta: metaOf(
+			ctx,
+			{
+				count: page.length,
+				chunkLimit: query.chunkLimit,
+				syncType: query.incremental ? 'incremental' : 'full',
+			},
+			query.chunkLimit,
+		),
+		...pagingFields(ctx, token),
 	});
 	return {
 		status: 200,
@@ -136,5 +223,6 @@ export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: Kin
 }
 
 export function registerFeeds(router: Router): void {
-	for (const definition of KINDS) router.reporting('GET', definition.path, (ctx, sandbox) => servePage(ctx, sandbox, definition));
+	for (const definition of KINDS)
+		router.reporting('GET', definition.path, (ctx, sandbox) => servePage(ctx, sandbox, definition));
 }

@@ -1,13 +1,16 @@
-import { addFile, renderPng } from '../files';
+import { createHash } from 'node:crypto';
+
+import { addFile, fileStore, photoSize, renderPhoto } from '../files';
 import { badRequest, queryBool, type Reply, type RequestContext } from '../http';
 import type { Rng } from '../rng';
 import type { Router } from '../router';
 import type { Sandbox } from '../sandbox';
 import { COMPANY_IDS } from '../seed';
 import type { Person, Project, World } from '../state';
+import { stampTime, type Variant } from '../variant';
 import { iso } from './feeds';
 import { SEED_QUIET_MS, SEED_SPAN_DAYS } from './kinds';
-import { nextLink, parseFeedQuery } from './query';
+import { inChangeWindow, inWindow, metaOf, pagingFields, parseFeedQuery } from './query';
 import { FeedStore, feedRng, guid, type FeedRecord } from './store';
 import { decodeToken, encodeToken } from './tokens';
 
@@ -19,7 +22,25 @@ import { decodeToken, encodeToken } from './tokens';
 export const SOURCES = ['feed', 'alert', 'checklist'] as const;
 type Source = (typeof SOURCES)[number];
 const COLLECTION_REF: Record<Source, string> = { feed: 'FeedPost', alert: 'Alert', checklist: 'Checklist' };
-const ORIGIN: Record<Source, string> = { feed: 'Prosjektfeed', alert: 'Varsel', checklist: 'Sikker jobbanalyse' };
+/** [D3] Other plausible `collectionRef` values. */
+const ALT_COLLECTION_REF: Record<Source, string> = {
+	feed: 'feed_post',
+	alert: 'alert',
+	checklist: 'checklist_answer',
+};
+
+/** [R16] The row id: the file reference id (its downloadUrl's id), or an id of the image record itself. */
+export function imageRowId(variant: Variant, fileId: string): string {
+	if (variant.imageId === 'fileId') return fileId;
+	const h = createHash('sha1').update(`image:${fileId}`).digest('hex');
+	return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-b${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const ORIGIN: Record<Source, string> = {
+	feed: 'Prosjektfeed',
+	alert: 'Varsel',
+	checklist: 'Sikker jobbanalyse',
+};
 /** Seeded photos: larger than the biggest variant (1980), so every variant is really resized. */
 const PHOTO_WIDTH = 2200;
 const PHOTO_HEIGHT = 1650;
@@ -55,7 +76,14 @@ export interface ImageStores {
 	removed: { id: string; collectionRef: string; idRef: string; removedMs: number }[];
 }
 
-function photo(world: World, rng: Rng, companyId: string, person: Person, createdMs: number, withCoordinates: boolean): ImageFile {
+function photo(
+	world: World,
+	rng: Rng,
+	companyId: string,
+	person: Person,
+	createdMs: number,
+	withCoordinates: boolean,
+): ImageFile {
 	const tint = rng.int(0, 255);
 	const file = addFile(world, {
 		companyId,
@@ -63,7 +91,9 @@ function photo(world: World, rng: Rng, companyId: string, person: Person, create
 		contentType: 'image/png',
 		width: PHOTO_WIDTH,
 		height: PHOTO_HEIGHT,
-		content: () => renderPng(PHOTO_WIDTH, PHOTO_HEIGHT, tint),
+		content: () => renderPhoto(PHOTO_WIDTH, PHOTO_HEIGHT, tint),
+		// Known before the photo is rendered: every seeded photo of one size has the same byte size.
+		size: photoSize(PHOTO_WIDTH, PHOTO_HEIGHT),
 		createdDateTime: iso(createdMs),
 	});
 	return {
@@ -78,17 +108,31 @@ function photo(world: World, rng: Rng, companyId: string, person: Person, create
 	};
 }
 
-export function newParent(world: World, rng: Rng, source: Source, nowMs: number, seeded: boolean, projectId?: string): ImageParent {
+export function newParent(
+	world: World,
+	rng: Rng,
+	source: Source,
+	nowMs: number,
+	seeded: boolean,
+	projectId?: string,
+	/** Field activity: photos without coordinates of their own (seeded ones have them 60 % of the time). */
+	withoutCoordinates = false,
+): ImageParent {
 	const explicit = projectId ? world.projects.get(projectId) : undefined;
 	const roll = rng.next();
-	const companyId = explicit?.companyId ?? (!seeded || roll < 0.7 ? COMPANY_IDS.main : roll < 0.85 ? COMPANY_IDS.subsidiary : COMPANY_IDS.other);
+	const companyId =
+		explicit?.companyId ??
+		(!seeded || roll < 0.7 ? COMPANY_IDS.main : roll < 0.85 ? COMPANY_IDS.subsidiary : COMPANY_IDS.other);
 	const projects = [...world.projects.values()].filter((p) => p.companyId === companyId);
 	const project = explicit ?? rng.pick(projects);
 	const person = rng.pick(world.peopleOf(companyId));
 	const createdMs = seeded ? nowMs - SEED_QUIET_MS - rng.next() * SEED_SPAN_DAYS * DAY : nowMs;
 	const parentCoordinates = rng.chance(0.5);
-	const images = Array.from({ length: rng.int(1, 2) }, () => photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : true));
-	const modifiedMs = seeded && rng.chance(0.2) ? Math.min(nowMs - SEED_QUIET_MS, createdMs + rng.next() * 3 * DAY) : createdMs;
+	const images = Array.from({ length: rng.int(1, 2) }, () =>
+		photo(world, rng, companyId, person, createdMs, seeded ? rng.chance(0.6) : !withoutCoordinates),
+	);
+	const modifiedMs =
+		seeded && rng.chance(0.2) ? Math.min(nowMs - SEED_QUIET_MS, createdMs + rng.next() * 3 * DAY) : createdMs;
 	return {
 		id: guid(rng),
 		companyId,
@@ -112,12 +156,16 @@ export function imageStores(world: World): ImageStores {
 	return world.state('feed:images', () => {
 		const rng = feedRng(world.ctx.seed, 'images');
 		const nowMs = world.clock.nowMs();
-		const stores: ImageStores = { bySource: { feed: new FeedStore(), alert: new FeedStore(), checklist: new FeedStore() }, removed: [] };
+		const stores: ImageStores = {
+			bySource: { feed: new FeedStore(), alert: new FeedStore(), checklist: new FeedStore() },
+			removed: [],
+		};
 		// About `scale` rows: 1.5 images per parent on average.
 		const parents = Math.max(3, Math.round(world.ctx.scale / 1.5));
 		const all: ImageParent[] = [];
 		for (let i = 0; i < parents; i++) {
-			const source: Source = i < 3 ? SOURCES[i] : rng.next() < 0.5 ? 'feed' : rng.next() < 0.5 ? 'alert' : 'checklist';
+			const source: Source =
+				i < 3 ? SOURCES[i] : rng.next() < 0.5 ? 'feed' : rng.next() < 0.5 ? 'alert' : 'checklist';
 			const parent = newParent(world, rng, source, nowMs, true);
 			all.push(parent);
 			stores.bySource[source].add(parent);
@@ -131,44 +179,56 @@ export function imageStores(world: World): ImageStores {
 	});
 }
 
-function roadReference(world: World, parent: ImageParent, image: ImageFile, latitude: number | null, longitude: number | null) {
+function roadReference(
+	world: World,
+	parent: ImageParent,
+	image: ImageFile,
+	latitude: number | null,
+	longitude: number | null,
+) {
 	const company = world.companies.get(parent.companyId);
 	if (!company?.roadReferenceFeature || latitude === null || longitude === null) return null;
-	if (world.clock.nowMs() < image.createdMs + ROAD_REFERENCE_DELAY_MS) return null;
+	// [R17] The enrichment's delay.
+	if (world.clock.nowMs() < image.createdMs + world.variant.roadReferenceDelayMs) return null;
 	return {
 		provider: 'NVDB',
 		countryCode: 'NO',
-		referenceText: `EV6 S${Math.round(latitude) % 9 + 1}D1 m${Math.round(longitude * 100)}`,
+		referenceText: `EV6 S${(Math.round(latitude) % 9) + 1}D1 m${Math.round(longitude * 100)}`,
 		roadCategory: 'E',
 		roadNumber: '6',
-		section: `S${Math.round(latitude) % 9 + 1}`,
+		section: `S${(Math.round(latitude) % 9) + 1}`,
 		meterFromStart: Math.round(longitude * 100),
 		distanceFromCoordinateMeters: 4.2,
 	};
 }
 
-export function imageRows(sandbox: Sandbox, parent: ImageParent, requireGeo: boolean): Record<string, unknown>[] {
-	const { world } = sandbox;
+export function imageRows(
+	sandbox: Sandbox,
+	parent: ImageParent,
+	requireGeo: boolean,
+): Record<string, unknown>[] {
+	const { world, variant } = sandbox;
 	const { source, project } = parent.data;
 	const rows: Record<string, unknown>[] = [];
+	const sandboxEnums = variant.enumValues === 'sandbox';
 	for (const image of parent.data.images) {
-		const latitude = image.latitude ?? parent.data.latitude;
-		const longitude = image.longitude ?? parent.data.longitude;
-		if (requireGeo && (latitude === null || longitude === null)) continue;
+		// The image's own coordinates, else its parent's (a project without a location leaves them absent).
+		const [latitude, longitude] = coordinates(image) ?? coordinates(parent.data) ?? [null, null];
+		if (requireGeo && latitude === null) continue;
 		const url = `${sandbox.urls.core}/api/file/${image.id}`;
 		rows.push({
-			id: image.id,
+			id: imageRowId(variant, image.id),
 			fileName: image.fileName,
 			fileNameOriginal: image.fileName,
-			fileType: 'png',
-			fileSize: 0,
+			fileType: variant.fileType === 'extension' ? 'png' : 'image/png',
+			fileSize: fileStore(world).get(image.id)?.size ?? 0,
 			downloadUrl: url,
 			thumbnailUrl: `${url}?MaxDimension=128`,
 			mediumUrl: `${url}?MaxDimension=640`,
 			largeUrl: `${url}?MaxDimension=1980`,
 			source,
 			originDescription: ORIGIN[source],
-			collectionRef: COLLECTION_REF[source],
+			collectionRef: (sandboxEnums ? COLLECTION_REF : ALT_COLLECTION_REF)[source],
 			idRef: parent.id,
 			companyId: parent.companyId,
 			projectCompanyId: project.companyId,
@@ -181,25 +241,45 @@ export function imageRows(sandbox: Sandbox, parent: ImageParent, requireGeo: boo
 			activityNumber: null,
 			createdByUserId: image.createdByUserId,
 			createdByUserName: image.createdByUserName,
-			createdDateTime: iso(image.createdMs),
-			parentModifiedDateTime: iso(parent.modifiedMs),
+			createdDateTime: stampTime(variant, image.createdMs),
+			parentModifiedDateTime: stampTime(variant, parent.modifiedMs),
 			latitude,
 			longitude,
 			accuracy: image.accuracy,
 			roadReference: roadReference(world, parent, image, latitude, longitude),
-			userSecurityLevel: 1,
+			userSecurityLevel: sandboxEnums ? 1 : 0,
 		});
 	}
 	return rows;
 }
 
+/** [R14] `Sources` repeated (`Sources=feed&Sources=alert`) or comma-separated; or repeated only. */
+/** A latitude/longitude pair when both are numbers; null or absent values are no coordinates. */
+function coordinates(from: { latitude?: unknown; longitude?: unknown }): [number, number] | undefined {
+	const { latitude, longitude } = from;
+	return typeof latitude === 'number' &&
+		Number.isFinite(latitude) &&
+		typeof longitude === 'number' &&
+		Number.isFinite(longitude)
+		? [latitude, longitude]
+		: undefined;
+}
+
 function sources(ctx: RequestContext): Source[] {
-	const requested = ctx.query.getAll('Sources').flatMap((value) => value.split(',')).map((s) => s.trim()).filter(Boolean);
+	const comma = ctx.variant.sourcesParameter === 'repeatedOrComma';
+	const requested = ctx.query
+		.getAll('Sources')
+		.flatMap((value) => (comma ? value.split(',') : [value]))
+		.map((s) => s.trim())
+		.filter(Boolean);
 	for (const value of requested) {
-		if (!SOURCES.includes(value.toLowerCase() as Source)) throw badRequest(`Sources may only contain feed, alert, checklist (got "${value}")`, 'Sources');
+		if (!SOURCES.includes(value.toLowerCase() as Source))
+			throw badRequest(`Sources may only contain feed, alert, checklist (got "${value}")`, 'Sources');
 	}
 	const chosen = new Set(requested.map((s) => s.toLowerCase()));
-	return chosen.size === 0 ? [...SOURCES] : SOURCES.filter((s) => chosen.has(s));
+	// [R15] The order the sources are read in.
+	const order = ctx.variant.sourceOrder;
+	return chosen.size === 0 ? [...order] : order.filter((s) => chosen.has(s));
 }
 
 function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
@@ -213,9 +293,7 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 	const keep = (parent: FeedRecord) =>
 		query.companies.has(parent.companyId) &&
 		(!query.projectId || parent.projectId === query.projectId) &&
-		(query.incremental
-			? parent.modifiedMs >= (query.since as number) && (query.before === undefined || parent.modifiedMs < query.before)
-			: (query.from === undefined || parent.dateMs >= query.from) && (query.to === undefined || parent.dateMs <= query.to));
+		(query.incremental ? inChangeWindow(query, parent.modifiedMs) : inWindow(query, parent.dateMs));
 
 	const parents: FeedRecord[] = [];
 	let token = '';
@@ -223,12 +301,23 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 		const sorted = stores.bySource[enabled[src]].sorted(query.incremental ? 'modified' : 'date');
 		const resume = position && src === position.src;
 		let index = 0;
-		if (resume) while (index < sorted.length && (sorted[index][key] < position.t || (sorted[index][key] === position.t && sorted[index].id <= position.id))) index++;
+		if (resume)
+			while (
+				index < sorted.length &&
+				(sorted[index][key] < position.t ||
+					(sorted[index][key] === position.t && sorted[index].id <= position.id))
+			)
+				index++;
 		for (; index < sorted.length; index++) {
 			if (!keep(sorted[index])) continue;
 			if (parents.length === query.chunkLimit) {
 				const last = parents[parents.length - 1];
-				token = encodeToken({ t: last[key], id: last.id, src: enabled.indexOf((last as ImageParent).data.source), q: query.fingerprint });
+				token = encodeToken({
+					t: last[key],
+					id: last.id,
+					src: enabled.indexOf((last as ImageParent).data.source),
+					q: query.fingerprint,
+				});
 				break;
 			}
 			parents.push(sorted[index]);
@@ -243,11 +332,11 @@ function serveImages(ctx: RequestContext, sandbox: Sandbox): Reply {
 		status: 200,
 		json: {
 			data,
-			meta: { parentCount: parents.length, chunkLimit: query.chunkLimit },
-			continuationToken: token,
-			links: { next: nextLink(ctx, token) },
+			meta: metaOf(ctx, { parentCount: parents.length, chunkLimit: query.chunkLimit }, query.chunkLimit),
+			...pagingFields(ctx, token),
 			syncTypeName: query.incremental ? 'incremental' : 'full',
-			recordCount: data.length,
+			// [R9] Rows on the page, or parent records.
+			recordCount: ctx.variant.envelope === 'sandbox' ? data.length : parents.length,
 			deletedRecordCount: 0,
 		},
 	};

@@ -31,7 +31,8 @@ function pools(world: World): Pools {
 			return map;
 		};
 		const tasks = new Map<string, Task[]>();
-		for (const task of world.tasks.values()) tasks.set(task.projectId, [...(tasks.get(task.projectId) ?? []), task]);
+		for (const task of world.tasks.values())
+			tasks.set(task.projectId, [...(tasks.get(task.projectId) ?? []), task]);
 		return {
 			companies: [...world.companies.keys()],
 			projects: group(world.projects.values()),
@@ -70,14 +71,33 @@ function context(seed: RecordSeed): Context {
 	// Seeded records lie in the past; field activity happens now.
 	const dateMs = seed.index === undefined ? nowMs : nowMs - rng.next() * SEED_SPAN_DAYS * DAY;
 	const createdMs = seed.index === undefined ? nowMs : Math.min(nowMs, dateMs + rng.int(0, 8) * 3_600_000);
-	return { companyId, project, task: projectTasks.length ? rng.pick(projectTasks) : undefined, person, dateMs, createdMs };
+	return {
+		companyId,
+		project,
+		task: projectTasks.length ? rng.pick(projectTasks) : undefined,
+		person,
+		dateMs,
+		createdMs,
+	};
 }
 
 function base(seed: RecordSeed, c: Context, data: Record<string, unknown>, dateMs = c.dateMs): FeedRecord {
 	// A tenth of the seeded records were edited some time after they were created.
 	const edited = seed.index !== undefined && seed.rng.chance(0.1);
-	const modifiedMs = edited ? Math.min(seed.nowMs - SEED_QUIET_MS, c.createdMs + seed.rng.next() * 5 * DAY) : c.createdMs;
-	return { id: guid(seed.rng), companyId: c.companyId, projectId: c.project.id, dateMs, createdMs: c.createdMs, modifiedMs, deletedMs: null, pdfFileId: null, data };
+	const modifiedMs = edited
+		? Math.min(seed.nowMs - SEED_QUIET_MS, c.createdMs + seed.rng.next() * 5 * DAY)
+		: c.createdMs;
+	return {
+		id: guid(seed.rng),
+		companyId: c.companyId,
+		projectId: c.project.id,
+		dateMs,
+		createdMs: c.createdMs,
+		modifiedMs,
+		deletedMs: null,
+		pdfFileId: null,
+		data,
+	};
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -186,7 +206,11 @@ function machineRegistration(seed: RecordSeed): FeedRecord {
 	const machines = pools(seed.world).machines.get(c.companyId) ?? [];
 	const machine = seed.rng.pick(machines);
 	const foreign = seed.rng.chance(0.1);
-	const driverCompanyId = foreign ? (c.companyId === COMPANY_IDS.other ? COMPANY_IDS.main : COMPANY_IDS.other) : c.companyId;
+	const driverCompanyId = foreign
+		? c.companyId === COMPANY_IDS.other
+			? COMPANY_IDS.main
+			: COMPANY_IDS.other
+		: c.companyId;
 	const driver = foreign ? seed.rng.pick(pools(seed.world).people.get(driverCompanyId) ?? []) : c.person;
 	const hours = seed.rng.int(1, 10);
 	// Whole minutes: machines report in batches, so several registrations share one exact stop time.
@@ -268,40 +292,141 @@ function incident(machine: boolean) {
 function bump(field: string) {
 	return (record: FeedRecord, rng: Rng) => {
 		const value = record.data[field];
-		record.data[field] = typeof value === 'number' ? value + 0.5 : typeof value === 'boolean' ? !value : `${String(value ?? '')} (endret ${rng.int(1, 99)})`;
+		record.data[field] =
+			typeof value === 'number'
+				? value + 0.5
+				: typeof value === 'boolean'
+					? !value
+					: `${String(value ?? '')} (endret ${rng.int(1, 99)})`;
 	};
 }
 
-const privacy = (record: FeedRecord, served: Record<string, unknown>, { world, callerCompanyId }: { world: World; callerCompanyId: string }) => {
+const privacy = (
+	record: FeedRecord,
+	served: Record<string, unknown>,
+	{ world, callerCompanyId }: { world: World; callerCompanyId: string },
+) => {
 	// People of a company outside the caller's structure are not disclosed.
 	const { driverCompanyId } = record.data as { driverCompanyId: string };
 	delete served.driverCompanyId;
 	if (!world.canAccessCompany(callerCompanyId, driverCompanyId)) {
-		Object.assign(served, { driverName: '', driverId: '', createdById: '', createdByName: '', modifiedById: '', modifiedByName: '' });
+		// [R12] "Returned empty": empty strings, or null.
+		const blank = world.variant.privacyBlank === 'emptyString' ? '' : null;
+		Object.assign(served, {
+			driverName: blank,
+			driverId: blank,
+			createdById: blank,
+			createdByName: blank,
+			modifiedById: blank,
+			modifiedByName: blank,
+		});
 	}
 };
 
 export const KINDS: KindDefinition[] = [
-	{ kind: 'time-registrations', path: '/v1/time-registrations', tombstones: false, pdf: false, groupTies: false, filters: STANDARD, create: timeRegistration, edit: bump('hours') },
-	{ kind: 'payroll-lines', path: '/v1/payroll-lines', tombstones: false, pdf: false, groupTies: false, filters: STANDARD, create: payrollLine(false), edit: bump('quantity') },
-	{ kind: 'payroll-lines-extended', path: '/v1/payroll-lines-extended', tombstones: false, pdf: false, groupTies: false, filters: STANDARD, create: payrollLine(true), edit: bump('quantity') },
+	{
+		kind: 'time-registrations',
+		path: '/v1/time-registrations',
+		tombstones: false,
+		pdf: false,
+		groupTies: false,
+		filters: STANDARD,
+		create: timeRegistration,
+		edit: bump('hours'),
+	},
+	{
+		kind: 'payroll-lines',
+		path: '/v1/payroll-lines',
+		tombstones: false,
+		pdf: false,
+		groupTies: false,
+		filters: STANDARD,
+		create: payrollLine(false),
+		edit: bump('quantity'),
+	},
+	{
+		kind: 'payroll-lines-extended',
+		path: '/v1/payroll-lines-extended',
+		tombstones: false,
+		pdf: false,
+		groupTies: false,
+		filters: STANDARD,
+		create: payrollLine(true),
+		edit: bump('quantity'),
+	},
 	{
 		kind: 'absence-registrations',
 		path: '/v1/absence-registrations',
 		tombstones: true,
 		pdf: true,
 		groupTies: false,
-		filters: new Set(['ProjectId', 'CompanyId', 'Approved', 'ApprovedPayroll', 'Locked', 'IncludeSensitiveData']),
+		filters: new Set([
+			'ProjectId',
+			'CompanyId',
+			'Approved',
+			'ApprovedPayroll',
+			'Locked',
+			'IncludeSensitiveData',
+		]),
 		create: absence,
 		edit: bump('approved'),
-		render: (record, served, { includeSensitiveData }) => {
+		render: (record, served, { world, includeSensitiveData }) => {
 			delete served.sensitive;
-			if (includeSensitiveData) Object.assign(served, record.data.sensitive);
+			// [R13] The sensitive fields beside the others, or in one nested object.
+			if (includeSensitiveData && world.variant.sensitiveFields === 'flat')
+				Object.assign(served, record.data.sensitive);
+			else if (includeSensitiveData) served.sensitiveData = { ...(record.data.sensitive as object) };
 		},
 	},
-	{ kind: 'machine-registrations', path: '/v1/machine-registrations', tombstones: true, pdf: false, groupTies: true, filters: new Set(), create: machineRegistration, edit: bump('qty'), render: privacy },
-	{ kind: 'checklist-registrations', path: '/v1/checklist-registrations', tombstones: false, pdf: true, groupTies: false, filters: STANDARD, create: checklist(false), edit: bump('templateName') },
-	{ kind: 'machine-checklist-registrations', path: '/v1/machine-checklist-registrations', tombstones: false, pdf: true, groupTies: false, filters: STANDARD, create: checklist(true), edit: bump('templateName') },
-	{ kind: 'incident-registrations', path: '/v1/incident-registrations', tombstones: false, pdf: true, groupTies: false, filters: STANDARD, create: incident(false), edit: bump('description') },
-	{ kind: 'machine-incident-registrations', path: '/v1/machine-incident-registrations', tombstones: false, pdf: true, groupTies: false, filters: STANDARD, create: incident(true), edit: bump('description') },
+	{
+		kind: 'machine-registrations',
+		path: '/v1/machine-registrations',
+		tombstones: true,
+		pdf: false,
+		groupTies: true,
+		filters: new Set(),
+		create: machineRegistration,
+		edit: bump('qty'),
+		render: privacy,
+	},
+	{
+		kind: 'checklist-registrations',
+		path: '/v1/checklist-registrations',
+		tombstones: false,
+		pdf: true,
+		groupTies: false,
+		filters: STANDARD,
+		create: checklist(false),
+		edit: bump('templateName'),
+	},
+	{
+		kind: 'machine-checklist-registrations',
+		path: '/v1/machine-checklist-registrations',
+		tombstones: false,
+		pdf: true,
+		groupTies: false,
+		filters: STANDARD,
+		create: checklist(true),
+		edit: bump('templateName'),
+	},
+	{
+		kind: 'incident-registrations',
+		path: '/v1/incident-registrations',
+		tombstones: false,
+		pdf: true,
+		groupTies: false,
+		filters: STANDARD,
+		create: incident(false),
+		edit: bump('description'),
+	},
+	{
+		kind: 'machine-incident-registrations',
+		path: '/v1/machine-incident-registrations',
+		tombstones: false,
+		pdf: true,
+		groupTies: false,
+		filters: STANDARD,
+		create: incident(true),
+		edit: bump('description'),
+	},
 ];

@@ -2,7 +2,8 @@ import type { Reply, RequestContext } from '../http';
 import type { Router } from '../router';
 import type { Sandbox } from '../sandbox';
 import type { World } from '../state';
-import { nextLink, parseFeedQuery } from './query';
+import type { Variant } from '../variant';
+import { inChangeWindow, metaOf, pagingFields, parseFeedQuery } from './query';
 import { decodeToken, encodeToken } from './tokens';
 
 /**
@@ -123,20 +124,45 @@ function serveList(ctx: RequestContext, sandbox: Sandbox, filters: Set<string>, 
 			(row) =>
 				query.companies.has(row.companyId) &&
 				(!query.projectId || row.projectId === query.projectId) &&
-				(!query.incremental || (row.modifiedMs >= (query.since as number) && (query.before === undefined || row.modifiedMs < query.before))),
+				(!query.incremental || inChangeWindow(query, row.modifiedMs)),
 		)
 		.sort((a, b) => key(a) - key(b) || (a.id < b.id ? -1 : 1))
 		.filter((row) => !position || key(row) > position.t || (key(row) === position.t && row.id > position.id));
 	const page = rows.slice(0, query.chunkLimit);
 	const last = page[page.length - 1];
-	const token = rows.length > page.length && last ? encodeToken({ t: key(last), id: last.id, q: query.fingerprint }) : '';
+	const token =
+		rows.length > page.length && last ? encodeToken({ t: key(last), id: last.id, q: query.fingerprint }) : '';
 	return {
 		status: 200,
-		json: { data: page.map((row) => row.row), meta: { count: page.length }, continuationToken: token, links: { next: nextLink(ctx, token) } },
+		json: {
+			data: page.map((row) => shown(sandbox.variant, ctx.routeTemplate, row.row)),
+			meta: metaOf(ctx, { count: page.length }, query.chunkLimit),
+			...pagingFields(ctx, token),
+		},
+	};
+}
+
+/** [R1] The id field of each list under another plausible name. */
+const NAMED_IDS: Record<string, string> = {
+	'/v1/project': 'projectId',
+	'/v1/project/work-breakdown-structure': 'activityId',
+	'/v1/resource': 'resourceId',
+	'/v1/user': 'userId',
+};
+
+/** A row as answered: [R1] its id's name, [C4] without the modification time the spec does not show. */
+function shown(variant: Variant, path: string, row: Record<string, unknown>): Record<string, unknown> {
+	const { id, modifiedDateTime, ...rest } = row;
+	const idField = variant.unshownRecordId === 'id' ? 'id' : NAMED_IDS[path];
+	if (variant.unshownRecordId === 'id' && variant.unshownTimestamps === 'included') return row;
+	return {
+		[idField]: id,
+		...rest,
+		...(variant.unshownTimestamps === 'included' ? { modifiedDateTime } : {}),
 	};
 }
 
 export function registerMetadata(router: Router): void {
-	for (const { path, filters, list } of LISTS) router.reporting('GET', path, (ctx, sandbox) => serveList(ctx, sandbox, new Set(filters), list));
+	for (const { path, filters, list } of LISTS)
+		router.reporting('GET', path, (ctx, sandbox) => serveList(ctx, sandbox, new Set(filters), list));
 }
-

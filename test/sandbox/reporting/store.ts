@@ -26,7 +26,8 @@ export interface FeedRecord {
 /** The record's created/modified times as ISO strings, cached until they change. */
 export function isoTimes(record: FeedRecord): { created: string; modified: string } {
 	const cached = record.iso;
-	if (cached && cached.createdMs === record.createdMs && cached.modifiedMs === record.modifiedMs) return cached;
+	if (cached && cached.createdMs === record.createdMs && cached.modifiedMs === record.modifiedMs)
+		return cached;
 	record.iso = {
 		createdMs: record.createdMs,
 		modifiedMs: record.modifiedMs,
@@ -74,6 +75,8 @@ export class FeedStore {
 	readonly byId = new Map<string, FeedRecord>();
 	private byDate: FeedRecord[] | undefined;
 	private byModified: FeedRecord[] | undefined;
+	/** [R6] Only for a variant whose full-mode window is the creation time. */
+	private byCreated: FeedRecord[] | undefined;
 
 	add(record: FeedRecord): void {
 		this.records.push(record);
@@ -85,12 +88,14 @@ export class FeedStore {
 	touch(): void {
 		this.byDate = undefined;
 		this.byModified = undefined;
+		this.byCreated = undefined;
 	}
 
-	sorted(order: 'date' | 'modified'): FeedRecord[] {
-		const compare = (key: 'dateMs' | 'modifiedMs') => (a: FeedRecord, b: FeedRecord) =>
+	sorted(order: 'date' | 'created' | 'modified'): FeedRecord[] {
+		const compare = (key: 'dateMs' | 'createdMs' | 'modifiedMs') => (a: FeedRecord, b: FeedRecord) =>
 			a[key] - b[key] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 		if (order === 'date') return (this.byDate ??= [...this.records].sort(compare('dateMs')));
+		if (order === 'created') return (this.byCreated ??= [...this.records].sort(compare('createdMs')));
 		return (this.byModified ??= [...this.records].sort(compare('modifiedMs')));
 	}
 }
