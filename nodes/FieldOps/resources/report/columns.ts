@@ -18,6 +18,15 @@ export interface ColumnTable {
 	drop: string[];
 }
 
+/**
+ * Tombstone fields, shown on any export whose records carry them (the spec names them for machine and absence
+ * registrations, whose tables list them; a service that reports deletions elsewhere uses the same names).
+ */
+export const WHEN_PRESENT: Column[] = [
+	{ label: 'Deleted', from: 'isDeleted' },
+	{ label: 'Deleted At', from: 'deletedDateTime', kind: 'time' },
+];
+
 const col = (label: string, from: string, kind?: Column['kind']): Column => ({ label, from, kind });
 
 const PROJECT_NUMBER = col('Project Number', 'projectNumber');
@@ -29,7 +38,7 @@ const END = col('End', 'stopDateTime', 'time');
 const APPROVED = col('Approved', 'approved');
 const CREATED = col('Created', 'createdDateTime', 'time');
 const CHANGED = col('Last Changed', 'modifiedDateTime', 'time');
-const DELETED = [col('Deleted', 'isDeleted'), col('Deleted At', 'deletedDateTime', 'time')];
+const DELETED = WHEN_PRESENT;
 const PDF = col('PDF', 'pdfUrl');
 const MACHINE = col('Machine', 'machineName');
 const EMPLOYEE = col('Employee', 'employeeName');

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SIMPLE_COLUMNS, type Column } from './columns';
+import { SIMPLE_COLUMNS, WHEN_PRESENT, type Column } from './columns';
 
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 const QUARTER_HOUR = 15 * 60_000;
 const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
@@ -26,10 +26,14 @@ export class LocalTime {
 		this.format = format;
 	}
 
-	/** An ISO 8601 instant with its zone as local time; anything else (no zone, not a date) as it is. */
+	/**
+	 * An ISO 8601 date-time as local time; one without a zone is the service's UTC (as the trigger reads it,
+	 * docs/assumptions.md R18). Anything else (a day, not a date) as it is.
+	 */
 	show(value: unknown): unknown {
-		if (typeof value !== 'string' || !ISO_WITH_ZONE.test(value)) return value;
-		const ms = Date.parse(value);
+		const iso = typeof value === 'string' ? ISO_INSTANT.exec(value) : null;
+		if (!iso) return value;
+		const ms = Date.parse(iso[1] ? (value as string) : `${value as string}Z`);
 		if (Number.isNaN(ms)) return value;
 		const local = new Date(ms + this.offset(ms));
 		return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`;
@@ -76,7 +80,8 @@ function value(column: Column, record: IDataObject, time: LocalTime): unknown {
 
 /**
  * The columns a person reads, for one export: readable names in a fixed order, instants in local time, dates
- * as days. Every column is there for every record (empty where the record lacks its field, never an error);
+ * as days. Every column is there for every record (empty where the record lacks its field, never an error;
+ * only the tombstone fields of exports the spec does not give them to appear just where present);
  * the IDs and technical fields the table names are left out; any field the table does not know follows
  * unchanged under its own name, so nothing the service adds is lost.
  */
@@ -84,11 +89,16 @@ export function simplifier(feed: string, timeZone: string): (record: IDataObject
 	const table = SIMPLE_COLUMNS[feed];
 	if (!table) return (record) => record;
 	const time = new LocalTime(timeZone);
-	const known = new Set([...table.columns.map((column) => column.from), ...table.drop]);
+	const optional = WHEN_PRESENT.filter(
+		(column) => !table.columns.some((listed) => listed.from === column.from),
+	);
+	const known = new Set([...[...table.columns, ...optional].map((column) => column.from), ...table.drop]);
 	return (record) => {
 		const simple: IDataObject = {};
 		for (const column of table.columns)
 			simple[column.label] = value(column, record, time) as IDataObject[string];
+		for (const column of optional)
+			if (column.from in record) simple[column.label] = value(column, record, time) as IDataObject[string];
 		for (const key in record) if (!known.has(key) && !(key in simple)) simple[key] = record[key];
 		return simple;
 	};
