@@ -40,7 +40,12 @@ export class CsvTable {
 	private readonly runs: Run[] = [];
 	private headerWidth = -1;
 
-	constructor(private readonly delimiter: string) {}
+	/** A cell holding one of these is quoted. */
+	private readonly special: RegExp;
+
+	constructor(private readonly delimiter: string) {
+		this.special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
+	}
 
 	/** Adds the keys of a flattened record to the columns. */
 	learn(flat: IDataObject): void {
@@ -58,15 +63,38 @@ export class CsvTable {
 		return this.line(this.columns) + CRLF;
 	}
 
-	/** One record's line (the record flattened; new keys become new columns). */
-	row(flat: IDataObject): string {
+	/**
+	 * One record's line; new keys become new columns. A record whose fields are the columns, in their order, with
+	 * no nested value (nearly every record of a report) is written as it is; any other is flattened first.
+	 */
+	row(record: IDataObject): string {
+		const columns = this.columns;
+		let line = '';
+		let at = 0;
+		for (const key in record) {
+			const value = record[key];
+			if (columns[at] !== key || value === undefined || (value !== null && typeof value === 'object')) {
+				at = -1;
+				break;
+			}
+			line += at++ === 0 ? this.cell(value) : this.delimiter + this.cell(value);
+		}
+		if (at !== columns.length) line = this.flatRow(flatten(record));
+		this.count(columns.length);
+		return line + CRLF;
+	}
+
+	private flatRow(flat: IDataObject): string {
 		this.learn(flat);
 		const cells = new Array<string>(this.columns.length).fill('');
 		for (const key in flat) cells[this.index.get(key) as number] = this.cell(flat[key]);
+		return cells.join(this.delimiter);
+	}
+
+	private count(width: number): void {
 		const last = this.runs[this.runs.length - 1];
-		if (last && last.width === cells.length) last.rows++;
-		else this.runs.push({ rows: 1, width: cells.length });
-		return cells.join(this.delimiter) + CRLF;
+		if (last && last.width === width) last.rows++;
+		else this.runs.push({ rows: 1, width });
 	}
 
 	/** Whether the header names every column (no key appeared after it was written). */
@@ -118,12 +146,14 @@ export class CsvTable {
 	}
 
 	private cell(value: unknown): string {
+		if (typeof value === 'string') return this.quote(value);
+		if (typeof value === 'number') return String(value);
 		if (value === null || value === undefined) return '';
 		if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
 		return this.quote(String(value));
 	}
 
 	private quote(text: string): string {
-		return text.includes(this.delimiter) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+		return this.special.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 	}
 }

@@ -117,12 +117,12 @@ function fileOutput(item: Item, feed: ReportFeed, shape: Shape): ReportOutput {
 			if (batch.length === 0) return;
 			records += batch.length;
 			if (!csv) return await write(batch, (record) => `${JSON.stringify(shape(record))}\n`);
-			if (started) return await write(batch, (record) => table.row(flatten(shape(record))));
+			if (started) return await write(batch, (record) => table.row(shape(record)));
 			// The first page with records: the header is the union of its columns.
 			started = true;
-			const flat = batch.map((record) => flatten(shape(record)));
-			for (const row of flat) table.learn(row);
-			await write(flat, (row) => table.row(row), bom + table.header());
+			const shaped = batch.map(shape);
+			for (const record of shaped) table.learn(flatten(record));
+			await write(shaped, (record) => table.row(record), bom + table.header());
 		},
 		async collect(read) {
 			const written = await streamToBinary(item.context, file, async (opened) => {
