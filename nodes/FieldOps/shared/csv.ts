@@ -106,7 +106,7 @@ export class CsvTable {
 	 * The file again with the full header and every row padded to it with empty cells: `source` is the file as
 	 * written (BOM, short header, rows). Rows are told apart by the line breaks outside quotes.
 	 */
-	async *widenRows(source: AsyncIterable<Buffer>, bom: string): AsyncGenerator<Buffer> {
+	async *widenRows(source: AsyncIterable<Buffer> | Iterable<Buffer>, bom: string): AsyncGenerator<Buffer> {
 		const width = this.columns.length;
 		const pads = this.runs.map((run) => Buffer.from(this.delimiter.repeat(width - run.width)));
 		let run = 0;

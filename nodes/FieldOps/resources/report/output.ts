@@ -75,9 +75,9 @@ function pagesOutput(options: OutputOptions, shape: Shape): ReportOutput {
 }
 
 /** The bytes of a stored file: streamed from the binary store, or decoded in memory mode. */
-async function storedBytes(item: Item, binary: IBinaryData): Promise<AsyncIterable<Buffer>> {
+async function storedBytes(item: Item, binary: IBinaryData): Promise<AsyncIterable<Buffer> | Buffer[]> {
 	if (binary.id) return (await item.context.helpers.getBinaryStream(binary.id)) as AsyncIterable<Buffer>;
-	return [Buffer.from(binary.data, BINARY_ENCODING)] as unknown as AsyncIterable<Buffer>;
+	return [Buffer.from(binary.data, BINARY_ENCODING)];
 }
 
 /**
