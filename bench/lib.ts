@@ -242,7 +242,17 @@ export async function webhookWorkflow(
 	bench: BenchN8n,
 	name: string,
 	nodes: WorkflowFile['nodes'],
-	options: { connections?: WorkflowFile['connections']; responseData?: 'firstEntryJson' | 'noData' } = {},
+	options: {
+		connections?: WorkflowFile['connections'];
+		responseData?: 'firstEntryJson' | 'noData';
+		/** Workflow settings besides `executionOrder: 'v1'` (e.g. `saveDataSuccessExecution: 'none'`). */
+		settings?: Record<string, unknown>;
+		/**
+		 * false: n8n does not keep the execution (its data would be too large to save), so `ms` is the webhook's wall
+		 * time and `executionId` is empty.
+		 */
+		saved?: boolean;
+	} = {},
 ): Promise<WebhookWorkflow> {
 	const { n8n } = bench;
 	const path = randomUUID();
@@ -264,7 +274,7 @@ export async function webhookWorkflow(
 	const all = [webhook, ...placed] as WorkflowFile['nodes'];
 	const line: Record<string, unknown> = {};
 	for (let i = 0; i + 1 < all.length; i++) line[all[i].name as string] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	const id = await n8n.importWorkflow({ name, nodes: all, connections: options.connections ?? line, settings: { executionOrder: 'v1' } });
+	const id = await n8n.importWorkflow({ name, nodes: all, connections: options.connections ?? line, settings: { executionOrder: 'v1', ...options.settings } });
 	await n8n.activateWorkflow(id);
 
 	const latestId = async (): Promise<string | undefined> => {
@@ -291,6 +301,16 @@ export async function webhookWorkflow(
 			const text = await answer.text();
 			const wallMs = performance.now() - started;
 			const memory = rss.stop();
+			if (options.saved === false) {
+				if (answer.status >= 300) throw new Error(`"${name}" failed (HTTP ${answer.status}): ${text.slice(0, 500)}\n${n8n.logTail(20)}`);
+				let response: unknown = text;
+				try {
+					response = JSON.parse(text);
+				} catch {
+					// Not JSON (noData).
+				}
+				return { executionId: '', status: 'success', ms: wallMs, wallMs, rssBaseline: memory.baseline, rssPeak: memory.peak, response };
+			}
 			// The execution is saved just after the answer: wait for it.
 			for (let waited = 0; ; waited += 100) {
 				const executionId = await latestId();

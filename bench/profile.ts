@@ -1,12 +1,14 @@
 /**
- * `npm run bench:profile`: where (b) of the extraction spends its time. Runs Field Ops "Report → Time
- * Registrations, Return All" over 100,000 records three times in a real n8n while n8n's own CPU profiler (the
- * inspector, on loopback) records, then prints self time by package and by function. The profile covers the
- * executions and their saving; it is written to bench/results/extraction.tmp.cpuprofile (open it in Chrome's
- * DevTools for the call tree). Build first (`npm run build`).
+ * `npm run bench:profile [-- --file]`: where (b) of the extraction spends its time. Runs Field Ops "Report →
+ * Time Registrations, Return All" over 100,000 records three times in a real n8n while n8n's own CPU profiler
+ * (the inspector, on loopback) records, then prints self time by package and by function. `--file` profiles
+ * Output: File (CSV of the raw records, filesystem binary data) instead, the export of the `million` section at a
+ * tenth of its size. The profile covers the executions and their saving; it is written to
+ * bench/results/extraction.tmp.cpuprofile (open it in Chrome's DevTools for the call tree). Build first.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { freePort } from '../scripts/n8n/run';
 import { FIELD_OPS_EXPORT, SCALE } from './extraction';
@@ -62,9 +64,12 @@ const functionOf = ({ url, functionName, lineNumber }: { url: string; functionNa
 	`${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '')}${url ? `:${lineNumber + 1}` : ''}`;
 
 async function main(): Promise<void> {
+	const { values } = parseArgs({ options: { file: { type: 'boolean', default: false } } });
 	const port = await freePort();
-	await withSandboxAndN8n(['--scale', String(SCALE)], { env: { NODE_OPTIONS: `--inspect=127.0.0.1:${port}` } }, async (_sandbox, bench) => {
-		const workflow = await webhookWorkflow(bench, 'Profile: Field Ops time registrations', [FIELD_OPS_EXPORT], { responseData: 'noData' });
+	const node = values.file ? { ...FIELD_OPS_EXPORT, typeVersion: 1.1, parameters: { ...FIELD_OPS_EXPORT.parameters, simplify: false, output: 'file', fileFormat: 'csv' } } : FIELD_OPS_EXPORT;
+	const env = { NODE_OPTIONS: `--inspect=127.0.0.1:${port}`, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+	await withSandboxAndN8n(['--scale', String(SCALE)], { env }, async (_sandbox, bench) => {
+		const workflow = await webhookWorkflow(bench, `Profile: Field Ops time registrations${values.file ? ' to a CSV file' : ''}`, [node], { responseData: 'noData' });
 		await workflow.run(); // warm-up, not profiled
 		const inspector = await profiler(port);
 		await inspector.send('Profiler.enable');

@@ -18,7 +18,9 @@ export class FieldOps implements INodeType {
 		name: 'fieldOps',
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Report → Simplify is on for new nodes; nodes saved at 1 keep the raw records.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: subtitleOf(RESOURCES),
 		description:
 			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',

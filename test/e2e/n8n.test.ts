@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { csvRecords } from '../helpers/csv';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
@@ -124,32 +125,56 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		expect(nodeOutput(run, 'Field Ops').map((p) => p.id).sort()).toEqual(projectIds);
 	});
 
-	timed('runs the "Weekly hours to spreadsheet" example: last week’s time registrations become one xlsx file', async () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const example = require('../../examples/weekly-hours-to-spreadsheet.json');
-		// Run in the server, started by a webhook of the same name in place of the schedule (its output is large
-		// for `n8n execute`'s stdout); the execution is then read back with its data.
+	/** An example started by a webhook in place of its schedule (its output is large for `n8n execute`'s stdout), `replace` maps other nodes. */
+	const runScheduledExample = async (example: WorkflowFile, replace: (node: WorkflowFile['nodes'][number]) => WorkflowFile['nodes'][number] = (node) => node) => {
 		const path = randomUUID();
-		const nodes = example.nodes.map((node: { type: string }) =>
+		const nodes = example.nodes.map((node) =>
 			node.type === 'n8n-nodes-base.scheduleTrigger'
 				? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } }
-				: node,
+				: replace(node),
 		);
 		const workflowId = await n8n.importWorkflow({ ...example, nodes }, { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } });
 		await n8n.activateWorkflow(workflowId);
 		expect((await callWebhook(n8n, path)).status).toBe(200);
-		const execution = await n8n.latestExecution(workflowId);
+		return await n8n.latestExecution(workflowId);
+	};
+
+	timed('runs the "Weekly hours to spreadsheet" example: last week’s time registrations, simplified, become one xlsx file', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const execution = await runScheduledExample(require('../../examples/weekly-hours-to-spreadsheet.json'));
 
 		const records = nodeOutput(execution, "Last week's time registrations");
 		expect(records.length).toBeGreaterThan(0);
-		expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
-		// Last week in n8n's time zone (America/New_York unless set), while `date` is the UTC calendar day: the
+		// Simplify's columns (the node is version 1.1), times in n8n's time zone.
+		expect(Object.keys(records[0])).toEqual(['Employee', 'Employee Number', 'Project Number', 'Project', 'Work Order', 'Date', 'Start', 'End', 'Hours', 'Approved', 'Comment', 'Last Changed']);
+		expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+		// Last week in n8n's time zone (America/New_York unless set), while `Date` is the UTC calendar day: the
 		// week's 168 hours touch at most 8 UTC days, ending at most 8 days ago.
-		const days = records.map((r) => Date.parse(`${String(r.date)}T12:00:00Z`));
+		const days = records.map((r) => Date.parse(`${String(r.Date)}T12:00:00Z`));
 		expect(Math.max(...days) - Math.min(...days)).toBeLessThanOrEqual(7 * 86_400_000);
 		expect(Date.now() - Math.max(...days)).toBeLessThan(9 * 86_400_000);
 		const file = execution.data.resultData.runData['Spreadsheet (xlsx)'][0].data.main[0][0];
 		expect(file.binary.data).toMatchObject({ fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/), fileExtension: 'xlsx' });
+	});
+
+	timed('runs the "Weekly hours to CSV file" example: the file streams into n8n’s binary data on disk and reaches the e-mail node', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const example = require('../../examples/weekly-hours-to-csv-file.json') as WorkflowFile;
+		// No mail server here: the e-mail node becomes a No-Op that passes the file on.
+		const execution = await runScheduledExample(example, (node) =>
+			node.type === 'n8n-nodes-base.emailSend' ? { ...node, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {}, credentials: undefined } : node,
+		);
+		const [file] = execution.data.resultData.runData["Last week's hours as a CSV file"][0].data.main[0];
+		expect(file.binary.data).toMatchObject({ id: expect.stringMatching(/^filesystem/), mimeType: 'text/csv', fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/) });
+		expect(file.json.records).toBeGreaterThan(0);
+		// The bytes as n8n stored them (filesystem binary data, n8n's default): a BOM, Simplify's header, one row per record.
+		const fileId = String(file.binary.data.id).split(':')[1];
+		const where = readdirSync(join(n8n.userFolder, '.n8n'), { recursive: true }).map(String).find((path) => path.endsWith(fileId));
+		const stored = readFileSync(join(n8n.userFolder, '.n8n', String(where)), 'utf8');
+		expect(stored.startsWith('\uFEFFEmployee,Employee Number,Project Number,Project,Work Order,Date,Start,End,Hours,Approved,Comment,Last Changed\r\n')).toBe(true);
+		expect(csvRecords(stored.slice(1)).records).toHaveLength(file.json.records);
+		const [mailed] = execution.data.resultData.runData['Email it to payroll'][0].data.main[0];
+		expect(mailed.binary.data.id).toBe(file.binary.data.id);
 	});
 	timed('runs the "E-mail attachments → project documents" example: both attachments land on the project named in the subject', async () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -87,10 +87,15 @@ describe('Field Ops node structure', () => {
 			p.displayOptions?.show?.resource?.includes(resource)
 				? ((p.displayOptions.show.operation as string[]) ?? [])
 				: [];
+		// A field split by node version (Report's Simplify) is one parameter per version, told apart by `@version`.
+		const versions = (p: INodeProperties) => JSON.stringify(p.displayOptions?.show?.['@version'] ?? null);
 		for (const { resource, operation } of ALL) {
 			for (const field of fieldsOf(operation)) {
 				const matching = properties.filter(
-					(p) => p.name === field.property.name && shownFor(p, resource.value).includes(operation.value),
+					(p) =>
+						p.name === field.property.name &&
+						versions(p) === versions(field.property) &&
+						shownFor(p, resource.value).includes(operation.value),
 				);
 				expect({
 					field: `${resource.value}.${operation.value}.${field.property.name}`,

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { isoDateTime } from '../../shared/dates';
 import { FieldOpsFailure } from '../../shared/errors';
 import { readLimit } from '../../shared/fields';
-import { downloadFile, isOwnUrl } from '../../shared/files';
 import { forEachItem, type Item } from '../../shared/items';
 import type { CodeOperation } from '../../shared/operation';
 import { readReportPages } from '../../shared/pagination';
@@ -11,21 +10,10 @@ import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
 import { timeoutOf } from '../../shared/transport';
 import { reportFields } from './fields';
+import { openOutput, type OutputOptions } from './output';
 
-const IMAGE_URL_FIELD: Record<string, string> = {
-	original: 'downloadUrl',
-	large: 'largeUrl',
-	medium: 'mediumUrl',
-	thumbnail: 'thumbnailUrl',
-};
-const DOWNLOAD_CONCURRENCY = 4;
-
-interface ReportOptions {
+interface ReportOptions extends OutputOptions {
 	deletedRecords?: 'keep' | 'drop';
-	downloadFiles?: boolean;
-	imageSize?: string;
-	binaryPropertyName?: string;
-	includeEnvelope?: boolean;
 	pageSize?: number;
 }
 
@@ -62,64 +50,13 @@ async function buildQuery(item: Item, feed: ReportFeed): Promise<IDataObject> {
 	return query;
 }
 
-/** Runs `work` over `entries` with at most `limit` at once. */
-async function inPool<T>(entries: T[], limit: number, work: (entry: T) => Promise<void>): Promise<void> {
-	let next = 0;
-	const worker = async () => {
-		while (next < entries.length) await work(entries[next++]);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
-}
-
-async function attachFiles(
-	context: IExecuteFunctions,
-	feed: ReportFeed,
-	entries: INodeExecutionData[],
-	options: ReportOptions,
-	itemIndex: number,
-	timeoutMs: number,
-) {
-	const property = options.binaryPropertyName || 'data';
-	const urlField = feed.files === 'image' ? IMAGE_URL_FIELD[options.imageSize ?? 'large'] : 'pdfUrl';
-	await inPool(entries, DOWNLOAD_CONCURRENCY, async (entry) => {
-		const record = entry.json;
-		const url = record[urlField];
-		if (typeof url !== 'string' || url === '') {
-			record._file = {
-				downloaded: false,
-				reason:
-					feed.files === 'pdf'
-						? 'The PDF is not generated yet: Field Ops creates it when the record is submitted.'
-						: `The record has no ${urlField}.`,
-			};
-			return;
-		}
-		if (!(await isOwnUrl(context, url))) {
-			record._file = {
-				downloaded: false,
-				reason:
-					'The file link does not point at an address of the Field Ops credential, so it was not fetched: the access token is only sent to your Field Ops addresses.',
-				url,
-			};
-			return;
-		}
-		const fallbackName = String(
-			record.fileNameOriginal ??
-				record.fileName ??
-				`${feed.record.replace(/\s+/g, '-')}-${String(record.id)}${feed.files === 'pdf' ? '.pdf' : ''}`,
-		);
-		entry.binary = { [property]: await downloadFile(context, { url, itemIndex, timeoutMs }, fallbackName) };
-		record._file = { downloaded: true, property };
-	});
-}
-
-/** One Report operation: every page of the feed, one item per record, optionally with its file. */
+/** One Report operation: every page of the feed, as items, one item per page, or a file. */
 export function exportOperation(feed: ReportFeed): CodeOperation {
 	return {
 		name: feed.name,
 		value: feed.value,
 		action: `Export ${feed.name.toLowerCase()}`,
-		description: `One item per ${feed.record}; the pages of the reporting API are followed for you`,
+		description: `Every ${feed.record} (its pages followed for you): one item each, one item per page, or a CSV or JSON Lines file`,
 		fields: reportFields(feed),
 		requests: [{ api: 'reporting', method: 'GET', path: feed.path }],
 		execute: async (context) =>
@@ -130,32 +67,28 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 				const options = (item.param<ReportOptions>('options') ?? {}) as ReportOptions;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
-				const entries: INodeExecutionData[] = [];
-				await readReportPages(context, feed, {
-					query,
-					chunkLimit: Math.min(pageSize, limit),
-					itemIndex: item.index,
-					timeoutMs,
-					enough: () => entries.length >= limit,
-					onPage: (page) => {
-						const envelope = options.includeEnvelope
-							? {
-									meta: page.meta,
-									syncTypeName: page.syncTypeName,
-									recordCount: page.recordCount,
-									deletedRecordCount: page.deletedRecordCount,
+				const output = openOutput(item, feed, options);
+				let count = 0;
+				return await output.collect(
+					async () =>
+						await readReportPages(context, feed, {
+							query,
+							chunkLimit: Math.min(pageSize, limit),
+							itemIndex: item.index,
+							timeoutMs,
+							enough: () => count >= limit,
+							onPage: async (page, info) => {
+								const records: IDataObject[] = [];
+								for (const record of page.data) {
+									if (count >= limit) break;
+									if (dropDeleted && record.isDeleted === true) continue;
+									records.push(record);
+									count++;
 								}
-							: undefined;
-						for (const record of page.data) {
-							if (entries.length >= limit) break;
-							if (dropDeleted && record.isDeleted === true) continue;
-							entries.push({ json: envelope ? { ...record, _page: envelope as IDataObject } : record });
-						}
-					},
-				});
-				if (options.downloadFiles && feed.files)
-					await attachFiles(context, feed, entries, options, item.index, timeoutMs);
-				return entries;
+								await output.page(records, page, info.number);
+							},
+						}),
+				);
 			}),
 	};
 }

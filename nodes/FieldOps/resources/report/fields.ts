@@ -4,11 +4,14 @@ import { limit, returnAll, type Field } from '../../shared/fields';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
 import { timeoutField } from '../../shared/transport';
+import { outputFields } from './outputFields';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);
 /** Inside a collection, a root parameter is named with a leading slash. */
 const inCollection = (operations: string[]) => ({ show: { '/operation': operations } });
+/** Options that only make sense with one item per record (files attached to it). */
+const perRecord = (operations: string[]) => ({ show: { '/operation': operations, '/output': ['items'] } });
 const field = (property: INodeProperties): Field => ({ property });
 
 const syncMode = field({
@@ -116,7 +119,7 @@ const options = field({
 			name: 'downloadFiles',
 			type: 'boolean',
 			default: false,
-			displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
+			displayOptions: perRecord(feedsWith((feed) => feed.files !== undefined)),
 			description:
 				'Whether to download each record’s image or PDF into a binary property. Records whose PDF is not generated yet pass through without a file and say so.',
 		},
@@ -125,7 +128,7 @@ const options = field({
 			name: 'imageSize',
 			type: 'options',
 			default: 'large',
-			displayOptions: inCollection(feedsWith((feed) => feed.files === 'image')),
+			displayOptions: perRecord(feedsWith((feed) => feed.files === 'image')),
 			options: [
 				{ name: 'Large', value: 'large', description: 'At most 1980 pixels on the longest side' },
 				{ name: 'Medium', value: 'medium', description: 'At most 640 pixels on the longest side' },
@@ -139,6 +142,7 @@ const options = field({
 			name: 'includeEnvelope',
 			type: 'boolean',
 			default: false,
+			displayOptions: { hide: { '/output': ['file'] } },
 			description:
 				'Whether to add the page envelope (meta, syncTypeName, recordCount) to each item under "_page"',
 		},
@@ -156,7 +160,7 @@ const options = field({
 			name: 'binaryPropertyName',
 			type: 'string',
 			default: 'data',
-			displayOptions: inCollection(feedsWith((feed) => feed.files !== undefined)),
+			displayOptions: perRecord(feedsWith((feed) => feed.files !== undefined)),
 			description: 'Name of the binary property the downloaded file goes to',
 		},
 	],
@@ -171,6 +175,7 @@ export const reportFields = (feed: ReportFeed): Field[] => [
 	...(feed.filters.length > 0 ? [filters] : []),
 	returnAll,
 	limit,
+	...outputFields,
 	options,
 	timeoutField,
 ];
