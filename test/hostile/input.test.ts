@@ -32,7 +32,7 @@ describe('Rule 6 — input', () => {
 		it.each([
 			['Report From', report({ fromDateTime: 'foo 1' }), 'From is not a valid date: "foo 1"'],
 			['Report To', report({ toDateTime: '2026-02-30' }), 'To is not a valid date: "2026-02-30"'],
-			['Report Modified Since', report({ syncMode: 'modifiedSince', modifiedSince: '23.11.2026' }), 'Modified Since is not a valid date: "23.11.2026"'],
+			['Report Modified Since', report({ syncMode: 'modifiedSince', modifiedSince: '23.11.2026' }), 'Modified Since "23.11.2026" is written day first: Field Ops needs year-month-day, here 2026-11-23'],
 			['Project → Create, Start Date (body)', { resource: 'project', operation: 'create', companyId: 'c-1', projectNumber: 'P9', additionalFields: { startDate: '2026-02-30' } }, 'Start Date is not a valid date: "2026-02-30"'],
 			['Machine-state → Create, Start Time (required)', { resource: 'machineState', operation: 'create', companyId: 'c-1', projectId: 'p', machineId: 'm', state: 'x', startTime: 'next Tuesday', endTime: '2026-01-01' }, 'Start Time is not a valid date: "next Tuesday"'],
 			['Employee → Create, Birth Date (v5)', { resource: 'employee', operation: 'create', employeeNumber: 'E1', firstName: 'A', lastName: 'B', phone: '+4790000001', birthDate: '1990-13-01' }, 'Birth Date is not a valid date: "1990-13-01"'],

@@ -220,7 +220,7 @@ export const reportFiles: Route = {
 
 export const projectSearch: Route = {
 	name: 'Project list search (methods)',
-	main: { host: 'core', method: 'GET', path: '/api/v4/integration/projects' },
+	main: { host: 'core', method: 'GET', path: '/api/projects' },
 	write: false,
 	items: false,
 	reply: json(200, [{ id: PROJECT_ID, projectNumber: 'P1', name: 'Bridge' }]),

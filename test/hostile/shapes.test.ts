@@ -57,7 +57,7 @@ describe('Rule 7 — shapes', () => {
 	});
 
 	it('list search: an answer that is not a list', async () => {
-		fake.on('core', 'GET', '/api/v4/integration/projects', json(200, { projects: [] }));
+		fake.on('core', 'GET', '/api/projects', json(200, { projects: [] }));
 		await expect(listSearch(harness, 'searchProjects', { resource: 'project', operation: 'get' }, fakeCredential(harness, fake))).rejects.toThrow(
 			'Field Ops answered the project lookup with something other than a list',
 		);
