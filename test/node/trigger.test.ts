@@ -7,8 +7,8 @@ import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workf
 describe('Field Ops Trigger', () => {
 	const sb = useSandbox({ scale: 50 });
 	let harness: N8nHarness;
-	const activity = async (kind: string, action: string, count = 1) =>
-		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count } })).body.ids as string[];
+	const activity = async (kind: string, action: string, count = 1, ids?: string[]) =>
+		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count, ids } })).body.ids as string[];
 	const tick = async (seconds = 2) => call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: seconds } });
 
 	beforeAll(async () => {
@@ -36,14 +36,15 @@ describe('Field Ops Trigger', () => {
 		expect(await poll()).toEqual([]);
 
 		await tick();
-		const [changed] = await activity(kind, 'update', 1);
+		// One the test created: a random one may belong to a company the client cannot see.
+		const [changed] = await activity(kind, 'update', 1, [created[1]]);
 		const afterUpdate = await poll();
 		expect(afterUpdate).toContainEqual(['changed', changed]);
 		expect(afterUpdate).toHaveLength(1);
 
 		if (feed === 'machineRegistrations') {
 			await tick();
-			const [deleted] = await activity(kind, 'delete', 1);
+			const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
 			expect(await poll()).toEqual([['deleted', deleted]]);
 		}
 		expect(await poll()).toEqual([]);
