@@ -24,7 +24,9 @@ describe('Field Ops → Report', () => {
 	const windowQuery = (params: { fromDateTime: string; toDateTime: string }) => ({ FromDateTime: params.fromDateTime, ToDateTime: params.toDateTime });
 	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow({ resource: 'report', ...parameters }, { continueOnFail }));
-	const ids = (items: { json: Record<string, unknown> }[]) => items.map((item) => `${item.json.id}|${item.json.collectionRef ?? ''}|${item.json.idRef ?? ''}`);
+	// [R1] Whole records: most feeds' id field is not shown in the spec (`id`, or `timeRegistrationId`…).
+	const ids = (items: { json: Record<string, unknown> }[]) => items.map((item) => JSON.stringify(item.json));
+	const served = (records: Record<string, unknown>[]) => ids(records.map((json) => ({ json })));
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -39,7 +41,7 @@ describe('Field Ops → Report', () => {
 		const expected = await readFeed(sb(), feed.path, feed.dateWindow ? windowQuery(params as ReturnType<typeof windowParams>) : {});
 		const got = ids(result.items['Field Ops']);
 		expect(new Set(got).size).toBe(got.length);
-		expect(got.sort()).toEqual(ids(expected.map((json) => ({ json }))).sort());
+		expect(got.sort()).toEqual(served(expected).sort());
 		expect(got.length).toBeGreaterThan(0);
 	});
 
@@ -72,7 +74,7 @@ describe('Field Ops → Report', () => {
 		const result = await run({ operation: 'timeRegistrations', ...params, returnAll: true, options: { pageSize: 50 } });
 
 		expect(result.error).toBeUndefined();
-		expect(ids(result.items['Field Ops'])).toEqual(ids(expected.map((json) => ({ json }))));
+		expect(ids(result.items['Field Ops'])).toEqual(served(expected));
 		expect((await stats()).requests['GET /v1/time-registrations']).toBe(Math.ceil(expected.length / 50) + 2);
 	});
 
@@ -135,7 +137,7 @@ describe('Field Ops → Report', () => {
 	});
 
 	it('passes records through without a PDF that is not generated yet, saying so', async () => {
-		const result = await run({ operation: 'checklistRegistrations', ...windowParams(), returnAll: true, options: { downloadFiles: true } });
+		const result = await run({ operation: 'checklistRegistrations', listMode: 'all', returnAll: true, options: { downloadFiles: true } });
 		const pending = result.items['Field Ops'].filter((item) => item.json.pdfUrl === null);
 		const ready = result.items['Field Ops'].filter((item) => typeof item.json.pdfUrl === 'string');
 		expect(pending.length).toBeGreaterThan(0);
@@ -143,6 +145,68 @@ describe('Field Ops → Report', () => {
 		expect(ready.length).toBeGreaterThan(0);
 		expect((await harness.binaryBuffer(ready[0].binary!.data)).subarray(0, 5).toString()).toBe('%PDF-');
 		expect(ready[0].binary!.data).toMatchObject({ mimeType: 'application/pdf', fileName: expect.stringMatching(/\.pdf$/) });
+	});
+
+	it('[R14] exports the images of the chosen Sources only, sent as repeated parameters', async () => {
+		const params = windowParams();
+		const result = await run({ operation: 'images', ...params, returnAll: true, filters: { sources: ['feed', 'alert'] } });
+		expect(result.error).toBeUndefined();
+		const expected = await readFeed(sb(), '/v1/images', { ...windowQuery(params), Sources: ['feed', 'alert'] });
+		expect(ids(result.items['Field Ops']).sort()).toEqual(served(expected).sort());
+		expect([...new Set(result.items['Field Ops'].map((item) => item.json.source))].sort()).toEqual(['alert', 'feed']);
+	});
+
+	it('takes From and To each optional, and a date window together with Modified Since', async () => {
+		const to = new Date(Date.now() - 10 * DAY).toISOString();
+		const openStart = await run({ operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '', toDateTime: to, returnAll: true });
+		expect(openStart.error).toBeUndefined();
+		const untilTo = await readFeed(sb(), '/v1/time-registrations', { ToDateTime: to });
+		expect(ids(openStart.items['Field Ops']).sort()).toEqual(served(untilTo).sort());
+		expect(untilTo.length).toBeGreaterThan(0);
+
+		const since = new Date(Date.now() - 400 * DAY).toISOString();
+		const dated = { datedFrom: new Date(Date.now() - 30 * DAY).toISOString(), datedTo: to };
+		const both = await run({ operation: 'timeRegistrations', syncMode: 'modifiedSince', modifiedSince: since, ...dated, returnAll: true });
+		expect(both.error).toBeUndefined();
+		const expected = await readFeed(sb(), '/v1/time-registrations', { ModifiedSince: since, FromDateTime: dated.datedFrom, ToDateTime: dated.datedTo });
+		expect(ids(both.items['Field Ops']).sort()).toEqual(served(expected).sort());
+		expect(expected.length).toBeGreaterThan(0);
+
+		// The dated window is read (and checked) in Changed Since mode too.
+		await resetStats();
+		const swapped = await run({ operation: 'timeRegistrations', syncMode: 'modifiedSince', modifiedSince: since, datedFrom: dated.datedTo, datedTo: dated.datedFrom, returnAll: true }, true);
+		expect(swapped.items['Field Ops'][0].json.error).toMatch(/Dated From is later than Dated To/);
+		expect((await stats()).requests['GET /v1/time-registrations']).toBeUndefined();
+	});
+
+	it('[R2] reads checklists with only the filters the spec lists for them (project, changes)', async () => {
+		const since = new Date(Date.now() - 400 * DAY).toISOString();
+		const all = await readFeed(sb(), '/v1/checklist-registrations', { ModifiedSince: since });
+		const projectId = String(all.find((record) => typeof record.projectId === 'string')?.projectId);
+		const result = await run({ operation: 'checklistRegistrations', listMode: 'modifiedSince', modifiedSince: since, filters: { project: { __rl: true, mode: 'id', value: projectId } }, returnAll: true });
+		expect(result.error).toBeUndefined();
+		const expected = await readFeed(sb(), '/v1/checklist-registrations', { ModifiedSince: since, ProjectId: projectId });
+		expect(ids(result.items['Field Ops']).sort()).toEqual(served(expected).sort());
+		expect(expected.length).toBeGreaterThan(0);
+		expect(expected.length).toBeLessThan(all.length);
+	});
+
+	it('[R10] leaves out deleted time registrations when asked, wherever Field Ops reports them', async () => {
+		const since = (await call(sb().coreUrl, '/__sandbox/clock')).body.now as string;
+		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 5 } });
+		const activity = async (action: string, json: Record<string, unknown>) =>
+			(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind: 'time-registrations', action, ...json } })).body.ids as string[];
+		// Records the test created: a random one may belong to a company the client cannot see.
+		const created = await activity('create', { count: 4 });
+		await activity('delete', { ids: created.slice(0, 2) });
+		const expected = await readFeed(sb(), '/v1/time-registrations', { ModifiedSince: since });
+		const params = { operation: 'timeRegistrations', syncMode: 'modifiedSince', modifiedSince: since, returnAll: true };
+
+		const kept = await run(params);
+		expect(ids(kept.items['Field Ops']).sort()).toEqual(served(expected).sort());
+		const dropped = await run({ ...params, options: { deletedRecords: 'drop' } });
+		expect(ids(dropped.items['Field Ops']).sort()).toEqual(served(expected.filter((record) => record.isDeleted !== true)).sort());
+		expect(dropped.items['Field Ops'].length).toBeGreaterThanOrEqual(2);
 	});
 
 	it('refuses a change window that ends before it starts, before any request', async () => {
