@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
+import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';
 import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';
 
@@ -11,6 +12,9 @@ describe('Field Ops Trigger', () => {
 		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count, ids } })).body.ids as string[];
 	const tick = async (seconds = 2) => call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: seconds } });
 
+	// [R1] Time registrations' id field is not shown in the spec: `id`, or (alt) `timeRegistrationId`.
+	const idOf = (json: IDataObject) => json.id ?? json.timeRegistrationId;
+
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
@@ -19,13 +23,14 @@ describe('Field Ops Trigger', () => {
 	it.each([
 		['machine registrations (cursor from modifiedDateTime)', 'machineRegistrations', 'machine-registrations'],
 		['incident registrations (poll-clock fallback)', 'incidentRegistrations', 'incident-registrations'],
+		['time registrations (id field not shown in the spec)', 'timeRegistrations', 'time-registrations'],
 	])('emits new, changed and deleted %s exactly once', async (_what, feed, kind) => {
 		const workflow = triggerWorkflow({ feed });
 		let staticData: IDataObject = {};
 		const poll = async () => {
 			const result = await harness.poll(workflow, TRIGGER, { staticData });
 			staticData = result.staticData;
-			return result.items.map((item) => [item.json._event, item.json.id]);
+			return result.items.map((item) => [item.json._event, idOf(item.json)]);
 		};
 
 		expect(await poll()).toEqual([]);
@@ -42,11 +47,14 @@ describe('Field Ops Trigger', () => {
 		expect(afterUpdate).toContainEqual(['changed', changed]);
 		expect(afterUpdate).toHaveLength(1);
 
-		if (feed === 'machineRegistrations') {
-			await tick();
-			const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
-			expect(await poll()).toEqual([['deleted', deleted]]);
-		}
+		// [R10] A deletion fires where Field Ops reports a tombstone (the spec names two feeds; others may too).
+		await tick();
+		const since = (await call(sb().coreUrl, '/__sandbox/clock')).body.now as string;
+		const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
+		const tombstones = (await readFeed(sb(), `/v1/${kind}`, { ModifiedSince: since })).filter((record) => record.isDeleted === true);
+		if (feed === 'machineRegistrations') expect(tombstones).toHaveLength(1);
+		expect(await poll()).toEqual(tombstones.map((record) => ['deleted', idOf(record)]));
+		expect(tombstones.map(idOf)).toEqual(tombstones.length ? [deleted] : []);
 		expect(await poll()).toEqual([]);
 	});
 
