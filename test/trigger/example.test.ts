@@ -110,7 +110,9 @@ describe('example: New incident → notify', () => {
 		expect(fields.length).toBeGreaterThan(3);
 		// [C4] createdDateTime only where the service sends it (the message falls back to now): read what it serves.
 		const since = new Date(Date.now() - 86_400_000).toISOString();
-		const servedNow = (await readFeed(sb(), '/v1/incident-registrations', { ModifiedSince: since })).find((record) => record.id === id);
+		const servedNow = (await readFeed(sb(), '/v1/incident-registrations', { ModifiedSince: since })).find(
+			(record) => record.id === id,
+		);
 		const timed = !stripped && servedNow?.createdDateTime !== undefined;
 		expect(servedNow).toBeDefined();
 		for (const field of new Set(fields)) {
