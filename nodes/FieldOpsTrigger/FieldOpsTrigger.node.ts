@@ -62,7 +62,7 @@ export class FieldOpsTrigger implements INodeType {
 			eventNotice,
 			{
 				displayName:
-					'Deleted records are only reported by Machine Registrations and Absence Registrations; for the other reports "Deleted" never fires.',
+					'Field Ops documents deleted records only for Machine Registrations and Absence Registrations: on this report "Deleted" fires only if Field Ops reports a deletion (isDeleted: true).',
 				name: 'deletedNotice',
 				type: 'notice',
 				default: '',

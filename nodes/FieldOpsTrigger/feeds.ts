@@ -1,5 +1,5 @@
 import { recordKey, type ReportFeed } from '../FieldOps/shared/reports';
-import { parseTimestamp, type Feed } from './cursor';
+import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
 
 type Row = Record<string, unknown>;
 
@@ -30,11 +30,13 @@ const CREATED_FIELD = 'createdDateTime';
 export function cursorFeed(feed: ReportFeed): Feed<Row> {
 	const modified = MODIFIED_FIELD[feed.value];
 	return {
-		identity: (record) => recordKey(feed, record),
+		// No id field we know: the content is the identity (an edit then looks like a new record, never a lost one).
+		identity: (record) => recordKey(feed, record) ?? `content:${fingerprintOf(record)}`,
 		...(modified
 			? { modifiedAt: (record: Row) => parseTimestamp(record[modified]), ordered: ORDERED.has(feed.value) }
 			: {}),
 		createdAt: (record: Row) => parseTimestamp(record[CREATED_FIELD]),
-		...(feed.tombstones ? { isDeleted: (record: Row) => record.isDeleted === true } : {}),
+		// Any feed may report tombstones (the spec names two): read the flag wherever a record carries it.
+		isDeleted: (record: Row) => record.isDeleted === true,
 	};
 }

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
+import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';
 import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';
 
@@ -8,8 +9,13 @@ describe('Field Ops Trigger', () => {
 	const sb = useSandbox({ scale: 50 });
 	let harness: N8nHarness;
 	const activity = async (kind: string, action: string, count = 1, ids?: string[]) =>
-		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count, ids } })).body.ids as string[];
-	const tick = async (seconds = 2) => call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: seconds } });
+		(await call(sb().coreUrl, '/__sandbox/activity', { method: 'POST', json: { kind, action, count, ids } }))
+			.body.ids as string[];
+	const tick = async (seconds = 2) =>
+		call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: seconds } });
+
+	// [R1] Time registrations' id field is not shown in the spec: `id`, or (alt) `timeRegistrationId`.
+	const idOf = (json: Record<string, unknown>) => json.id ?? json.timeRegistrationId;
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -19,19 +25,21 @@ describe('Field Ops Trigger', () => {
 	it.each([
 		['machine registrations (cursor from modifiedDateTime)', 'machineRegistrations', 'machine-registrations'],
 		['incident registrations (poll-clock fallback)', 'incidentRegistrations', 'incident-registrations'],
+		['time registrations (id field not shown in the spec)', 'timeRegistrations', 'time-registrations'],
 	])('emits new, changed and deleted %s exactly once', async (_what, feed, kind) => {
 		const workflow = triggerWorkflow({ feed });
 		let staticData: IDataObject = {};
 		const poll = async () => {
 			const result = await harness.poll(workflow, TRIGGER, { staticData });
 			staticData = result.staticData;
-			return result.items.map((item) => [item.json._event, item.json.id]);
+			return result.items.map((item) => [item.json._event, idOf(item.json)]);
 		};
 
 		expect(await poll()).toEqual([]);
 		await tick();
 		const created = await activity(kind, 'create', 3);
-		const sorted = (pairs: unknown[][]) => [...pairs].sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+		const sorted = (pairs: unknown[][]) =>
+			[...pairs].sort((a, b) => String(a[1]).localeCompare(String(b[1])));
 		expect(sorted(await poll())).toEqual(sorted(created.map((id) => ['new', id])));
 		expect(await poll()).toEqual([]);
 
@@ -42,11 +50,16 @@ describe('Field Ops Trigger', () => {
 		expect(afterUpdate).toContainEqual(['changed', changed]);
 		expect(afterUpdate).toHaveLength(1);
 
-		if (feed === 'machineRegistrations') {
-			await tick();
-			const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
-			expect(await poll()).toEqual([['deleted', deleted]]);
-		}
+		// [R10] A deletion fires where Field Ops reports a tombstone (the spec names two feeds; others may too).
+		await tick();
+		const since = (await call(sb().coreUrl, '/__sandbox/clock')).body.now as string;
+		const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
+		const tombstones = (await readFeed(sb(), `/v1/${kind}`, { ModifiedSince: since })).filter(
+			(record) => record.isDeleted === true,
+		);
+		if (feed === 'machineRegistrations') expect(tombstones).toHaveLength(1);
+		expect(await poll()).toEqual(tombstones.map((record) => ['deleted', idOf(record)]));
+		expect(tombstones.map(idOf)).toEqual(tombstones.length ? [deleted] : []);
 		expect(await poll()).toEqual([]);
 	});
 
@@ -56,7 +69,10 @@ describe('Field Ops Trigger', () => {
 		await tick();
 		const created = await activity('machine-registrations', 'create', 2);
 		const before = JSON.stringify(staticData);
-		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/v1/machine-registrations', status: 403, times: 1 } });
+		await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			json: { path: '/v1/machine-registrations', status: 403, times: 1 },
+		});
 
 		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow();
 		expect(JSON.stringify(staticData)).toBe(before);
@@ -78,7 +94,11 @@ describe('Field Ops Trigger', () => {
 	});
 
 	it('starting from "everything" spreads the backlog over executions, oldest first, each record once', async () => {
-		const workflow = triggerWorkflow({ feed: 'machineRegistrations', startFrom: 'everything', options: { maxPerPoll: 40 } });
+		const workflow = triggerWorkflow({
+			feed: 'machineRegistrations',
+			startFrom: 'everything',
+			options: { maxPerPoll: 40 },
+		});
 		const truth = (await call(sb().coreUrl, '/__sandbox/records/machine-registrations')).body;
 		const live = (Array.isArray(truth) ? truth : truth.records) as IDataObject[];
 		let staticData: IDataObject = {};
@@ -91,8 +111,13 @@ describe('Field Ops Trigger', () => {
 			seen.push(...result.items.map((item) => String(item.json.id)));
 		}
 		expect(new Set(seen).size).toBe(seen.length);
-		const own = new Set([sb().clients[0].companyId, ...sb().sandbox.world.companyTree(sb().clients[0].companyId)]);
-		const visible = live.filter((record) => record.isDeleted !== true && own.has(String(record.companyId))).map((record) => String(record.id));
+		const own = new Set([
+			sb().clients[0].companyId,
+			...sb().sandbox.world.companyTree(sb().clients[0].companyId),
+		]);
+		const visible = live
+			.filter((record) => record.isDeleted !== true && own.has(String(record.companyId)))
+			.map((record) => String(record.id));
 		expect(seen).toEqual(expect.arrayContaining(visible));
 	});
 });

@@ -85,6 +85,8 @@ export async function exchange(
 			method: request.method,
 			url,
 			qs: url === first ? request.qs : undefined,
+			// A list goes as repeated keys (`Sources=feed&Sources=alert`), the encoding every reader accepts.
+			...(Object.values(request.qs ?? {}).some(Array.isArray) ? { arrayFormat: 'repeat' as const } : {}),
 			body: request.body as IDataObject,
 			json: request.body !== undefined && !isBlob(request.body),
 			headers: { Accept: 'application/json', ...(own ? { Authorization: `Bearer ${token}` } : {}) },

@@ -152,6 +152,7 @@ export async function reportFilterQuery(
 			query[apiName] = filters[field];
 	}
 	const sources = filters.sources as string[] | undefined;
-	if (feed.filters.includes('Sources') && sources?.length) query.Sources = sources.join(',');
+	// The spec does not show how a `string[]` is encoded: repeated keys, never a comma-joined text.
+	if (feed.filters.includes('Sources') && sources?.length) query.Sources = [...sources];
 	return query;
 }

@@ -22,15 +22,25 @@ export interface ReportFeed {
 	/** What one record is, for descriptions ("time registration"). */
 	record: string;
 	filters: ReportFilter[];
-	/** Full mode takes FromDateTime/ToDateTime; metadata lists have no date window. */
+	/**
+	 * The spec lists FromDateTime/ToDateTime for it. Metadata lists have none; checklists and incidents take
+	 * "standard filters incl. ProjectId, ModifiedSince, ContinuationToken", which names no date window.
+	 */
 	dateWindow: boolean;
-	/** Incremental mode reports deleted records with `isDeleted: true`. */
+	/**
+	 * The spec says incremental mode reports deleted records with `isDeleted: true`. Other feeds may too (not
+	 * shown): `isDeleted === true` is read on every record that carries it.
+	 */
 	tombstones: boolean;
+	/** Where the spec does not show the record's id field: the names tried after `id`, in order. */
+	idFields?: string[];
 	/** Files the records link to: image variants, or a generated PDF (`pdfUrl`). */
 	files?: 'image' | 'pdf';
 }
 
 const STANDARD: ReportFilter[] = ['ProjectId', 'CompanyId'];
+/** Checklists and incidents: of the filters here, the spec names only ProjectId for them. */
+const CHECKLIST_FILTERS: ReportFilter[] = ['ProjectId'];
 
 export const REPORT_FEEDS: ReportFeed[] = [
 	{
@@ -48,8 +58,8 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Checklist Registrations',
 		path: '/v1/checklist-registrations',
 		record: 'checklist registration',
-		filters: STANDARD,
-		dateWindow: true,
+		filters: CHECKLIST_FILTERS,
+		dateWindow: false,
 		tombstones: false,
 		files: 'pdf',
 	},
@@ -75,8 +85,8 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Incident Registrations',
 		path: '/v1/incident-registrations',
 		record: 'incident registration',
-		filters: STANDARD,
-		dateWindow: true,
+		filters: CHECKLIST_FILTERS,
+		dateWindow: false,
 		tombstones: false,
 		files: 'pdf',
 	},
@@ -85,8 +95,8 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Machine Checklist Registrations',
 		path: '/v1/machine-checklist-registrations',
 		record: 'machine checklist registration',
-		filters: STANDARD,
-		dateWindow: true,
+		filters: CHECKLIST_FILTERS,
+		dateWindow: false,
 		tombstones: false,
 		files: 'pdf',
 	},
@@ -95,8 +105,8 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Machine Incident Registrations',
 		path: '/v1/machine-incident-registrations',
 		record: 'machine incident registration',
-		filters: STANDARD,
-		dateWindow: true,
+		filters: CHECKLIST_FILTERS,
+		dateWindow: false,
 		tombstones: false,
 		files: 'pdf',
 	},
@@ -117,6 +127,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: STANDARD,
 		dateWindow: true,
 		tombstones: false,
+		idFields: ['payrollLineId'],
 	},
 	{
 		value: 'payrollLinesExtended',
@@ -126,6 +137,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: STANDARD,
 		dateWindow: true,
 		tombstones: false,
+		idFields: ['payrollLineId'],
 	},
 	{
 		value: 'projects',
@@ -135,6 +147,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: ['ProjectId', 'CompanyId', 'OwnCompanyDataOnly', 'ExcludeDataFromSubsidiaries'],
 		dateWindow: false,
 		tombstones: false,
+		idFields: ['projectId'],
 	},
 	{
 		value: 'resources',
@@ -144,6 +157,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: STANDARD,
 		dateWindow: false,
 		tombstones: false,
+		idFields: ['resourceId'],
 	},
 	{
 		value: 'timeRegistrations',
@@ -153,6 +167,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: STANDARD,
 		dateWindow: true,
 		tombstones: false,
+		idFields: ['timeRegistrationId'],
 	},
 	{
 		value: 'users',
@@ -162,6 +177,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: ['CompanyId'],
 		dateWindow: false,
 		tombstones: false,
+		idFields: ['userId'],
 	},
 	{
 		value: 'workBreakdownStructure',
@@ -171,14 +187,25 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: ['ProjectId', 'CompanyId', 'OwnCompanyDataOnly', 'ExcludeDataFromSubsidiaries'],
 		dateWindow: false,
 		tombstones: false,
+		idFields: ['activityId'],
 	},
 ];
 
 export const MAX_CHUNK_LIMIT = 10_000;
 
-/** Row identity: image rows are one per (image, parent record); every other record has its own id. */
-export function recordKey(feed: ReportFeed, record: Record<string, unknown>): string {
-	return feed.value === 'images'
-		? `${String(record.id)}|${String(record.collectionRef)}|${String(record.idRef)}`
-		: String(record.id);
+/**
+ * The record's own id: image rows are one per (image, parent record); a record of a shape the spec does not show
+ * has `id` or the feed's own named id (`timeRegistrationId`; a WBS element is an `activityId`, as images call it).
+ * Undefined when there is none: the caller decides what identifies the record then.
+ */
+export function recordKey(feed: ReportFeed, record: Record<string, unknown>): string | undefined {
+	if (feed.value === 'images')
+		return `${String(record.id)}|${String(record.collectionRef)}|${String(record.idRef)}`;
+	for (const field of ['id', ...(feed.idFields ?? [])]) {
+		const value = record[field];
+		// A plain `id` is its own key, as stored trigger states know it.
+		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+			return field === 'id' ? String(value) : `${field}:${String(value)}`;
+	}
+	return undefined;
 }

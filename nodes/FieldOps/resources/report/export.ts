@@ -28,12 +28,16 @@ function dateParameter(item: Item, name: string, label: string): string | undefi
 async function buildQuery(item: Item, feed: ReportFeed): Promise<IDataObject> {
 	const query: IDataObject = {};
 	const mode = feed.dateWindow ? (item.param('syncMode') ?? 'window') : (item.param('listMode') ?? 'all');
-	if (mode === 'window') {
-		const from = dateParameter(item, 'fromDateTime', 'From');
-		const to = dateParameter(item, 'toDateTime', 'To');
-		if (from && to && from > to) throw new FieldOpsFailure('From is later than To', 'Swap the two dates.');
+	// The date window: in Date Window mode, or optionally with Modified Since (the spec lists all four together).
+	if (feed.dateWindow) {
+		const [fromLabel, toLabel] = mode === 'window' ? ['From', 'To'] : ['Dated From', 'Dated To'];
+		const from = dateParameter(item, mode === 'window' ? 'fromDateTime' : 'datedFrom', fromLabel);
+		const to = dateParameter(item, mode === 'window' ? 'toDateTime' : 'datedTo', toLabel);
+		if (from && to && from > to)
+			throw new FieldOpsFailure(`${fromLabel} is later than ${toLabel}`, 'Swap the two dates.');
 		Object.assign(query, from && { FromDateTime: from }, to && { ToDateTime: to });
-	} else if (mode === 'modifiedSince') {
+	}
+	if (mode === 'modifiedSince') {
 		const since = dateParameter(item, 'modifiedSince', 'Modified Since');
 		if (!since)
 			throw new FieldOpsFailure('Modified Since is empty', 'Set the moment from which changes are wanted.');

@@ -53,24 +53,43 @@ const listMode = field({
 });
 
 const inWindow = { show: { syncMode: ['window'] } };
+// Both ends optional: the spec lists FromDateTime and ToDateTime as filters, neither as required.
 const from = field({
 	displayName: 'From',
 	name: 'fromDateTime',
 	type: 'dateTime',
-	required: true,
 	default: '={{ $today.minus({ days: 7 }).toISO() }}',
 	displayOptions: inWindow,
-	description: 'Start of the window (inclusive). The default is seven days ago.',
+	description: 'Start of the window (inclusive); empty for no start. The default is seven days ago.',
 });
 const to = field({
 	displayName: 'To',
 	name: 'toDateTime',
 	type: 'dateTime',
-	required: true,
 	default: '={{ $today.toISO() }}',
 	displayOptions: inWindow,
-	description: 'End of the window. The default is the start of today.',
+	description: 'End of the window; empty for no end. The default is the start of today.',
 });
+/** The same date window, optional, alongside Modified Since: the spec lists all four filters together. */
+const inChanges = { show: { syncMode: ['modifiedSince'] } };
+const datedWindow = [
+	field({
+		displayName: 'Dated From',
+		name: 'datedFrom',
+		type: 'dateTime',
+		default: '',
+		displayOptions: inChanges,
+		description: 'Optional: of the changed records, only those dated at or after this moment (FromDateTime)',
+	}),
+	field({
+		displayName: 'Dated To',
+		name: 'datedTo',
+		type: 'dateTime',
+		default: '',
+		displayOptions: inChanges,
+		description: 'Optional: of the changed records, only those dated up to this moment (ToDateTime)',
+	}),
+];
 
 /** Modified Since / Before, shown when the report's mode parameter asks for changes. */
 const changeWindow = (modeParameter: 'syncMode' | 'listMode'): Field[] => [
@@ -107,12 +126,14 @@ const options = field({
 			name: 'deletedRecords',
 			type: 'options',
 			default: 'keep',
-			displayOptions: inCollection(feedsWith((feed) => feed.tombstones)),
+			// The spec names two feeds with tombstones; others may send them too. Images never do.
+			displayOptions: inCollection(feedsWith((feed) => feed.files !== 'image')),
 			options: [
 				{ name: 'Keep (With isDeleted: True)', value: 'keep' },
 				{ name: 'Leave Out', value: 'drop' },
 			],
-			description: 'In Changed Since mode this report also returns deleted records',
+			description:
+				'In Changed Since mode a report may also return deleted records (isDeleted: true); Field Ops documents this for machine registrations and absences',
 		},
 		{
 			displayName: 'Download Files',
@@ -166,7 +187,7 @@ const options = field({
 	],
 });
 
-const windowFields = [syncMode, from, to, ...changeWindow('syncMode')];
+const windowFields = [syncMode, from, to, ...changeWindow('syncMode'), ...datedWindow];
 const listFields = [listMode, ...changeWindow('listMode')];
 
 /** The parameters of one report: its period, the filters the spec lists for it, Return All / Limit, options. */
