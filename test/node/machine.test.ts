@@ -83,6 +83,8 @@ describe('Field Ops → Machine', () => {
 		expect(result.error).toBeUndefined();
 		expect((await stats()).requests['PUT /api/v4/integration/machines/update/array']).toBe(Math.ceil(targets.length / 3));
 		expect(targets.every((m) => sb().sandbox.world.machines.get(m.id)?.note === 'Service done')).toBe(true);
+		// [M2] Fields the items do not set keep their values, also where an element is a complete machine.
+		expect(targets.map((m) => sb().sandbox.world.machines.get(m.id)?.name)).toEqual(targets.map(() => 'Bulk'));
 	});
 
 	it('Update Many: an item without a machine ID fails alone and is never sent', async () => {
