@@ -130,6 +130,8 @@ describe('Field Ops → Machine', () => {
 	it('updates many machines in batches of the chosen size', async () => {
 		await given('B-1', 'B-2', 'B-4', 'B-5');
 		const targets = machines().filter((m) => m.name === 'Bulk');
+		// [M3] Equipment linked to a machine (the link field the node cannot name): it stays linked.
+		Object.assign(targets[0], { isEquipment: true, parentMachineId: targets[1].id });
 		const items = targets.map((m) => ({ json: { id: m.id } }));
 		const result = await run(
 			{ operation: 'updateMany', updateFields: { note: 'Service done' }, batchSize: 3 },
@@ -144,6 +146,10 @@ describe('Field Ops → Machine', () => {
 		expect(targets.map((m) => sb().sandbox.world.machines.get(m.id)?.name)).toEqual(
 			targets.map(() => 'Bulk'),
 		);
+		expect(sb().sandbox.world.machines.get(targets[0].id)).toMatchObject({
+			isEquipment: true,
+			parentMachineId: targets[1].id,
+		});
 	});
 
 	it('Update Many: an item without a machine ID fails alone and is never sent', async () => {
