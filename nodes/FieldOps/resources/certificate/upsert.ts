@@ -124,7 +124,8 @@ async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): P
 			: []
 	).map((outcome) => {
 		if (!outcome.ok) return outcome;
-		const { created: _created, ...json } = outcome.json;
+		const json = { ...outcome.json };
+		delete json.created;
 		return { ok: true as const, json };
 	});
 	return elements.map((_, position) =>
