@@ -90,7 +90,15 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'employee.endEmployment': { parameters: { employee, endDate: '2027-01-01' } },
 		'employee.get': { parameters: { employee } },
 		'employee.getAll': { parameters: { returnAll: true } },
-		'employee.replace': { parameters: { employee, firstName: 'A', lastName: 'B', birthDate: '1990-01-01' } },
+		'employee.replace': {
+			parameters: {
+				employee,
+				firstName: 'A',
+				lastName: 'B',
+				phone: String(person.phone),
+				birthDate: '1990-01-01',
+			},
+		},
 		'employee.search': { parameters: { query: person.lastName, returnAll: true } },
 		'employee.setTags': { parameters: { employee, tags: { assignment: [{ tagName: 'Førstehjelp' }] } } },
 		'employee.update': { parameters: { employee, updateFields: { workTitle: 'Foreman' } } },

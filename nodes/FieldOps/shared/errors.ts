@@ -107,10 +107,22 @@ function detailsOf(errors: unknown): ErrorDetail[] {
 	return [];
 }
 
+/** A plain-text error's later lines of the form `field: message` (E1: machine-state under some services). */
+function textDetails(text: string): ErrorDetail[] {
+	if (looksLikeHtml(text)) return [];
+	return text
+		.split(/\r?\n/)
+		.slice(1)
+		.map((line) => /^\s*([\w.[\]-]+):\s+(.+)$/.exec(line))
+		.filter((match) => match !== null)
+		.slice(0, 20)
+		.map((match) => ({ field: shortText(match[1]), message: shortText(match[2]) }));
+}
+
 /** The parts of an error answer we show: its message and validation details, in whatever common shape. */
 export function readErrorBody(body: unknown): { message?: string; details: ErrorDetail[] } {
 	const value = parsed(body);
-	if (typeof value === 'string') return { message: shortText(value), details: [] };
+	if (typeof value === 'string') return { message: shortText(value), details: textDetails(value) };
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return { details: [] };
 	const object = value as Record<string, unknown>;
 	const message = [object.message, object.detail, object.title, object.error_description, object.error]

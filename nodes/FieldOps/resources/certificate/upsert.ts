@@ -2,19 +2,14 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 
 import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
 import { epochOf } from '../../shared/dates';
-import { describeErrors, FieldOpsFailure, failureDetails, settle } from '../../shared/errors';
+import { describeErrors, FieldOpsFailure, settle } from '../../shared/errors';
 import { bodyField, fieldsCollection, requiredField } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { fromFields, type CodeOperation } from '../../shared/operation';
+import { refusedEntries, withoutEntry, type EntryDetail } from '../../shared/refusals';
 import { sendJson } from '../../shared/transport';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
-
-interface ErrorDetail {
-	code?: string;
-	field?: string;
-	message?: string;
-}
 
 const CERTIFICATE_FIELDS = [
 	requiredField(
@@ -63,28 +58,24 @@ async function buildCertificate(item: Item): Promise<IDataObject> {
 	return certificate;
 }
 
-/** The entry position an error points at, when its field names one (`[2].employeeNumber`, `certificates[2]…`, `2.employeeNumber`). */
-function entryOf(detail: ErrorDetail): number | undefined {
-	const match = /(?:^|\[)(\d+)(?:\]|\.)/.exec(detail.field ?? '');
-	return match ? Number(match[1]) : undefined;
-}
-
-const failed = (details: ErrorDetail[], fallback: string): ItemOutcome => ({
+const failed = (details: EntryDetail[], fallback: string): ItemOutcome => ({
 	ok: false,
-	message:
-		describeErrors(details.map((d) => ({ ...d, field: d.field?.replace(/^.*?\]?\./, '') }))).join('; ') ||
-		fallback,
+	message: describeErrors(details.map(withoutEntry)).join('; ') || fallback,
 });
 
 /** Maps an answer of per-entry results (or a plain success) back onto the elements, in order. */
 function fromResults(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
 	if (!Array.isArray(answer)) {
-		// No per-entry detail: the batch as a whole was accepted.
+		// [K1] No per-entry detail: the batch as a whole was saved; counts tell created/updated only when all agree.
+		const counts = (answer && typeof answer === 'object' ? answer : {}) as IDataObject;
+		const created =
+			counts.created === elements.length ? true : counts.updated === elements.length ? false : undefined;
 		return elements.map((element) => ({
 			ok: true,
 			json: {
 				...element,
 				success: true,
+				...(created === undefined ? {} : { created }),
 				...(answer && typeof answer === 'object' ? { response: answer as IDataObject } : {}),
 			},
 		}));
@@ -94,7 +85,7 @@ function fromResults(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
 			| IDataObject
 			| undefined;
 		if (!result) return { ok: false, message: 'Field Ops returned no result for this certificate' };
-		const errors = (result.errors ?? []) as ErrorDetail[];
+		const errors = (result.errors ?? []) as EntryDetail[];
 		if (result.success === false || (errors.length > 0 && result.success !== true))
 			return failed(errors, String(result.message ?? 'Field Ops did not accept this certificate'));
 		const rest = { ...result };
@@ -114,27 +105,29 @@ async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): P
 	if ('value' in first) return fromResults(first.value, elements);
 	const error = first.error;
 	if (!(error instanceof NodeApiError) || String(error.httpCode) !== '400') throw error;
-	const byEntry = new Map<number, ErrorDetail[]>();
-	for (const detail of failureDetails(error)) {
-		const entry = entryOf(detail);
-		if (entry !== undefined && entry < elements.length)
-			byEntry.set(entry, [...(byEntry.get(entry) ?? []), detail]);
-	}
-	// Nothing points at an entry: every certificate of the batch failed for the same reason.
-	if (byEntry.size === 0)
+	// A refusal naming no entry: every certificate of the batch failed for the same reason.
+	const byEntry = refusedEntries(error, elements.length);
+	if (!byEntry)
 		return elements.map(() => ({
 			ok: false,
 			message: error.message,
 			description: error.description ?? undefined,
 		}));
 	const retry = elements.map((_, position) => position).filter((position) => !byEntry.has(position));
-	const retried =
+	// [K2] The refused request may have saved these already: the second answer's `created` is not reliable.
+	const retried = (
 		retry.length > 0
 			? fromResults(
 					await post(retry.map((p) => elements[p])),
 					retry.map((p) => elements[p]),
 				)
-			: [];
+			: []
+	).map((outcome) => {
+		if (!outcome.ok) return outcome;
+		const json = { ...outcome.json };
+		delete json.created;
+		return { ok: true as const, json };
+	});
 	return elements.map((_, position) =>
 		byEntry.has(position)
 			? failed(byEntry.get(position) ?? [], 'Field Ops did not accept this certificate')

@@ -1,6 +1,6 @@
-import { bodyField, fieldsCollection, notice } from '../../shared/fields';
+import { fieldsCollection, notice, requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
-import { birthDate, byLabel, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
+import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
 
 export const replace: RequestOperation = {
 	name: 'Replace',
@@ -11,23 +11,17 @@ export const replace: RequestOperation = {
 		employee,
 		firstName,
 		lastName,
+		// [V5] A complete profile includes the login phone: whether Field Ops keeps it when left out is not shown.
+		requiredField('Phone', 'phone', 'string', 'Login phone number of this profile, with country code', {
+			placeholder: 'e.g. +4791234567',
+			hint: 'To change it for every company the person works for, use Change Phone Number',
+		}),
 		birthDate,
 		notice(
 			'replaceNotice',
 			'Replace sends the complete profile: every optional field you do not set here is cleared. To change only some fields, use Update.',
 		),
-		fieldsCollection(
-			'additional',
-			[
-				...optionalProfile,
-				bodyField(
-					'Phone',
-					'phone',
-					'string',
-					'Login phone number of this profile (empty keeps the current one)',
-				),
-			].sort(byLabel),
-		),
+		fieldsCollection('additional', optionalProfile),
 	],
 	request: { method: 'PUT', path: ONE_EMPLOYEE },
 };

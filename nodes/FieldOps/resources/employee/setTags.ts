@@ -88,10 +88,10 @@ function assignments(rows: IDataObject[]): IDataObject[] {
 	});
 }
 
-/** Count and list of one part of the answer (lists or counts). */
-function part(value: unknown): { count: number; tags: IDataObject[] } {
+/** Count and list of one part of the answer (lists or counts: then no list, rather than an empty one) [V8]. */
+function part(value: unknown): { count: number; tags?: IDataObject[] } {
 	if (Array.isArray(value)) return { count: value.length, tags: value as IDataObject[] };
-	return { count: typeof value === 'number' ? value : 0, tags: [] };
+	return { count: typeof value === 'number' ? value : 0 };
 }
 
 /** One item that says plainly what changed. */
@@ -105,9 +105,9 @@ function summary(body: unknown): IDataObject[] {
 			added: added.count,
 			updated: updated.count,
 			removed: removed.count,
-			addedTags: added.tags,
-			updatedTags: updated.tags,
-			removedTags: removed.tags,
+			...(added.tags ? { addedTags: added.tags } : {}),
+			...(updated.tags ? { updatedTags: updated.tags } : {}),
+			...(removed.tags ? { removedTags: removed.tags } : {}),
 			currentTags,
 		},
 	];

@@ -3,9 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ItemOutcome } from '../../shared/batch';
 import { describeErrors } from '../../shared/errors';
 import { labelsOf } from '../../shared/fields';
+import { expectsList } from '../../shared/transport';
 import { NEW_MACHINE_FIELDS } from './fields';
 
 const LABELS = labelsOf(NEW_MACHINE_FIELDS);
+const label = (field?: string) => (field && LABELS[field]) || field;
 
 interface BulkResult {
 	index?: number;
@@ -15,33 +17,53 @@ interface BulkResult {
 	errors?: Array<{ code?: string; field?: string; message?: string }>;
 }
 
-/** Maps the bulk endpoints' per-item results back onto the batch, in order (see the sandbox README for the shape). */
-export function bulkOutcomes(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
-	const results = (Array.isArray(answer) ? answer : []) as BulkResult[];
+/** The bulk answer's shape check: a list, or nothing (a 2xx without a body saved the batch). */
+export const bulkAnswerCheck = (operation: string) => (body: unknown) =>
+	body === undefined || body === null || body === ''
+		? undefined
+		: expectsList(operation, 'a list of results')(body);
+
+/** Per-item results carry `success` or `index`; a bare list of ids or saved machines does not [M1]. */
+export function isItemised(answer: unknown): answer is BulkResult[] {
+	return (
+		Array.isArray(answer) &&
+		answer.some(
+			(r) =>
+				r !== null &&
+				typeof r === 'object' &&
+				(typeof r.success === 'boolean' || typeof r.index === 'number'),
+		)
+	);
+}
+
+/** Fields by their labels ("Machine Number", not machineNumber); a duplicate says what to do instead. */
+export function refused(errors: BulkResult['errors'] = [], fallback: string): ItemOutcome {
+	const labelled = errors.map((error) => ({
+		...error,
+		field: label(error.field),
+		message:
+			error.field && error.message?.startsWith(`${error.field} `)
+				? `${label(error.field)}${error.message.slice(error.field.length)}`
+				: error.message,
+	}));
+	const duplicate = labelled.find((error) => /^duplicate/i.test(error.code ?? ''));
+	return {
+		ok: false,
+		message: describeErrors(labelled).join('; ') || fallback,
+		...(duplicate
+			? {
+					description: `Give another ${duplicate.field ?? 'value'}, or use Update (or Update Many) to change the existing machine.`,
+				}
+			: {}),
+	};
+}
+
+/** Maps per-item results (`{index, success, id, errors}`) back onto the batch, in order. */
+export function itemisedOutcomes(results: BulkResult[], elements: IDataObject[]): ItemOutcome[] {
 	return elements.map((element, position) => {
 		const result = results.find((r) => r?.index === position) ?? results[position];
 		if (result?.success)
 			return { ok: true, json: { ...element, id: result.id ?? element.id, success: true } };
-		// Fields by their labels ("Machine Number", not machineNumber); a duplicate says what to do instead.
-		const label = (field?: string) => (field && LABELS[field]) || field;
-		const errors = (result?.errors ?? []).map((error) => ({
-			...error,
-			field: label(error.field),
-			message:
-				error.field && error.message?.startsWith(`${error.field} `)
-					? `${label(error.field)}${error.message.slice(error.field.length)}`
-					: error.message,
-		}));
-		const details = describeErrors(errors);
-		const duplicate = errors.find((error) => /^duplicate/i.test(error.code ?? ''));
-		return {
-			ok: false,
-			message: details.join('; ') || result?.message || 'Field Ops did not accept this machine',
-			...(duplicate
-				? {
-						description: `Give another ${duplicate.field ?? 'value'}, or use Update (or Update Many) to change the existing machine.`,
-					}
-				: {}),
-		};
+		return refused(result?.errors, result?.message || 'Field Ops did not accept this machine');
 	});
 }

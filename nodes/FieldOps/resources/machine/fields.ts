@@ -4,7 +4,10 @@ import { companyLocator, machineLocator } from '../../shared/locators';
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;
 
-/** Every optional machine field of the API (the machine type is its own dropdown). */
+/**
+ * Every optional machine field of the spec. The equipment → parent machine link is not offered: the spec does
+ * not name its field [M3].
+ */
 export const machineFields: Field[] = [
 	bodyField(
 		'Active',
@@ -37,12 +40,6 @@ export const machineFields: Field[] = [
 	),
 	bodyField('Name', 'name', 'string', 'Name or model of the machine'),
 	bodyField('Note', 'note', 'string', 'Free text', { typeOptions: { rows: 3 } }),
-	bodyField(
-		'Parent Machine ID',
-		'parentMachineId',
-		'string',
-		'For equipment: the ID of the machine it is linked to',
-	),
 	bodyField('Price', 'price', 'number', 'Sales price'),
 	bodyField('Purchased Date', 'purchasedDate', 'dateTime', 'When the machine was bought'),
 	bodyField('Registration Number', 'registrationNumber', 'string', 'Licence plate'),
@@ -70,7 +67,20 @@ export const machineNumber = requiredField(
 	},
 );
 export const additionalFields = fieldsCollection('additional', machineFields);
-export const updateFields = fieldsCollection('update', machineFields);
+/** PATCH takes any subset of the machine, its number and company included. */
+export const updateFields = fieldsCollection(
+	'update',
+	[
+		...machineFields,
+		bodyField('Machine Number', 'machineNumber', 'string', 'A new machine number, unique within the company'),
+		bodyField(
+			'Company ID',
+			'companyId',
+			'string',
+			'Moves the machine to this company (one of your company structure)',
+		),
+	].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName)),
+);
 
 /** Create and Create Many build a machine from the same fields, with the same checks. */
 export const NEW_MACHINE_FIELDS = [companyId, machineNumber, additionalFields];

@@ -1,11 +1,24 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
 import { batchSizeField, runBatched } from '../../shared/batch';
+import { notice } from '../../shared/fields';
+import type { Item } from '../../shared/items';
 import { machineLocator } from '../../shared/locators';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { expectsList, sendJson } from '../../shared/transport';
-import { bulkOutcomes } from './bulk';
-import { MACHINES, updateFields } from './fields';
+import { sendJson } from '../../shared/transport';
+import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
+import { MACHINES, ONE_MACHINE, updateFields } from './fields';
+import { savedOutcomes } from './saved';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;
+/** Set through Update ESG only, or stamped by Field Ops: never sent back. */
+const NOT_SENT_BACK = new Set([
+	'createdDateTime',
+	'modifiedDateTime',
+	'fuelConsumptionRate',
+	'fuelConsumptionUnit',
+	'fuelType',
+]);
 
 /** Which machine each item updates: by default the item's own `id`; a machine number is looked up. */
 const machineOfItem = machineLocator({
@@ -17,28 +30,56 @@ const machineOfItem = machineLocator({
 	},
 });
 const batchSize = batchSizeField();
+const readFirst = notice(
+	'updateManyNotice',
+	'Each machine is read first and sent complete with your changes, so fields you do not set keep their values.',
+);
+
+/**
+ * [M2] The spec does not say whether an element of update/array patches or replaces the machine: each is
+ * sent complete (read, then the item's changes on top), which is right either way. The machine's other plain
+ * values are sent back as read (the equipment link too, whose name the spec does not show).
+ */
+async function completeMachine(context: IExecuteFunctions, item: Item): Promise<IDataObject> {
+	const changes = (await fromFields([machineOfItem, updateFields], item)).body;
+	const current = await sendJson<IDataObject>(context, {
+		method: 'GET',
+		path: ONE_MACHINE,
+		params: { machine: { label: 'Machine', value: changes.id } },
+		what: 'machine',
+		itemIndex: item.index,
+	});
+	const kept: IDataObject = {};
+	for (const [name, value] of Object.entries(current && typeof current === 'object' ? current : {}))
+		if (!NOT_SENT_BACK.has(name) && value !== null && typeof value !== 'object') kept[name] = value;
+	return { ...kept, ...changes };
+}
+
+async function send(context: IExecuteFunctions, elements: IDataObject[]) {
+	const answer = await sendJson(context, {
+		method: 'PUT',
+		path: UPDATE_ARRAY,
+		body: elements,
+		what: 'machine',
+		check: bulkAnswerCheck('Machine → Update Many'),
+	});
+	return isItemised(answer) ? itemisedOutcomes(answer, elements) : savedOutcomes(answer, elements);
+}
 
 export const updateMany: CodeOperation = {
 	name: 'Update Many',
 	value: 'updateMany',
 	action: 'Update many machines',
 	description: 'Update one machine per input item, sending them in batches (one request per batch)',
-	fields: [machineOfItem, updateFields, batchSize],
-	requests: [{ method: 'PUT', path: UPDATE_ARRAY }],
+	fields: [machineOfItem, readFirst, updateFields, batchSize],
+	requests: [
+		{ method: 'GET', path: ONE_MACHINE },
+		{ method: 'PUT', path: UPDATE_ARRAY },
+	],
 	execute: async (context) =>
 		await runBatched(context, {
 			what: 'machine',
-			buildElement: async (item) => (await fromFields([machineOfItem, updateFields], item)).body,
-			send: async (elements) =>
-				bulkOutcomes(
-					await sendJson(context, {
-						method: 'PUT',
-						path: UPDATE_ARRAY,
-						body: elements,
-						what: 'machine',
-						check: expectsList('Machine → Update Many', 'a list of results'),
-					}),
-					elements,
-				),
+			buildElement: async (item) => await completeMachine(context, item),
+			send: async (elements) => await send(context, elements),
 		}),
 };

@@ -1,6 +1,15 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { MACHINE_STATES } from './fields';
+
+/** [S4] An object is passed through; a bare timestamp (or null) is named, with what it is about. */
+function latest(body: unknown, companyId: unknown, projectId: unknown): IDataObject[] {
+	if (body && typeof body === 'object' && !Array.isArray(body)) return [body as IDataObject];
+	const latestTimestamp = body === undefined || body === '' ? null : (body as IDataObject[string]);
+	return [{ companyId, projectId, latestTimestamp } as IDataObject];
+}
 
 export const getLatestTimestamp: RequestOperation = {
 	name: 'Get Latest Timestamp',
@@ -15,5 +24,6 @@ export const getLatestTimestamp: RequestOperation = {
 		api: 'machineState',
 		method: 'GET',
 		path: `${MACHINE_STATES}/latest-timestamp/{companyId}/{projectId}`,
+		output: (body, item) => latest(body, item.param('companyId'), item.param('projectId')),
 	},
 };

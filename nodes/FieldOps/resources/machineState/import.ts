@@ -1,14 +1,15 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
-import { describeErrors } from '../../shared/errors';
+import { describeErrors, settle } from '../../shared/errors';
 import { fromFields, type CodeOperation } from '../../shared/operation';
+import { refusedEntries, withoutEntry } from '../../shared/refusals';
 import { sendJson } from '../../shared/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 
-/** The refused records of an import answer, by index (sandbox README: `{imported, failed: [{index, …}]}`). */
+/** The refused records of an import answer, by index (`{imported, failed: [{index, …}]}`); an empty answer: all in. */
 function outcomes(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
 	const failed =
 		(answer && typeof answer === 'object' ? (answer as { failed?: unknown }).failed : undefined) ?? [];
@@ -19,6 +20,33 @@ function outcomes(answer: unknown, elements: IDataObject[]): ItemOutcome[] {
 		const message =
 			describeErrors((failure.errors as never[]) ?? []).join('; ') || String(failure.message ?? 'refused');
 		return { ok: false, message };
+	});
+}
+
+/**
+ * One POST per batch. [S3] A 400 naming some records refuses the whole import (a 400 saves nothing): those
+ * records fail, the others are sent again once, so one bad record does not block the rest.
+ */
+async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): Promise<ItemOutcome[]> {
+	const post = async (batch: IDataObject[]) =>
+		await sendJson(context, {
+			api: 'machineState',
+			method: 'POST',
+			path: IMPORT,
+			body: batch,
+			what: 'machine-state record',
+		});
+	const first = await settle(async () => await post(elements));
+	if ('value' in first) return outcomes(first.value, elements);
+	const byEntry = refusedEntries(first.error, elements.length);
+	if (!byEntry) throw first.error;
+	const retry = elements.flatMap((element, position) => (byEntry.has(position) ? [] : [element]));
+	const retried = retry.length > 0 ? outcomes(await post(retry), retry) : [];
+	let next = 0;
+	return elements.map((_, position) => {
+		const details = byEntry.get(position);
+		if (!details) return retried[next++];
+		return { ok: false, message: describeErrors(details.map(withoutEntry)).join('; ') || 'refused' };
 	});
 }
 
@@ -33,16 +61,6 @@ export const importStates: CodeOperation = {
 		await runBatched(context, {
 			what: 'machine-state record',
 			buildElement: async (item) => (await fromFields(RECORD_FIELDS, item)).body,
-			send: async (elements) =>
-				outcomes(
-					await sendJson(context, {
-						api: 'machineState',
-						method: 'POST',
-						path: IMPORT,
-						body: elements,
-						what: 'machine-state record',
-					}),
-					elements,
-				),
+			send: async (elements) => await sendBatch(context, elements),
 		}),
 };
