@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldOpsFailure } from './errors';
 import type { Item } from './items';
 import { readSettings } from './settings';
+import { projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
@@ -79,35 +80,40 @@ async function recordAt(
 	return expectRecord(body, what);
 }
 
+/** A project by number: the by-number route, else (404) the one project the lookup search finds (C5). */
+async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
+	const path = LOOKUP_PATHS.projectByNumber;
+	try {
+		return await recordAt(context, path, 'projectNumber', 'Project', projectNumber, 'project', itemIndex);
+	} catch (error) {
+		// The transport's errors (n8n's NodeApiError) carry the status as text.
+		if (String((error as { httpCode?: unknown }).httpCode) !== '404') throw error;
+		const found = await projectBySearch(context, projectNumber, itemIndex);
+		if (!found) throw error;
+		return found;
+	}
+}
+
 export async function projectIdByNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
-	const project = await recordAt(
-		context,
-		LOOKUP_PATHS.projectByNumber,
-		'projectNumber',
-		'Project',
-		projectNumber,
-		'project',
-		itemIndex,
-	);
-	return idOf(project, 'id', 'project', projectNumber);
+	return idOf(await projectAtNumber(context, projectNumber, itemIndex), 'id', 'project', projectNumber);
 }
 
 /** The project record a project locator stands for: one request per project and node run, whatever the items. */
 async function projectRecord(item: Item, raw: unknown): Promise<IDataObject> {
 	const { mode, value } = locatorValue(raw);
 	const byNumber = mode === 'projectNumber';
-	return await item.shared(
-		`project:${byNumber ? 'number' : 'id'}:${value}`,
-		async () =>
-			await recordAt(
-				item.context,
-				byNumber ? LOOKUP_PATHS.projectByNumber : LOOKUP_PATHS.projectById,
-				byNumber ? 'projectNumber' : 'projectId',
-				'Project',
-				value,
-				'project',
-				item.index,
-			),
+	return await item.shared(`project:${byNumber ? 'number' : 'id'}:${value}`, async () =>
+		byNumber
+			? await projectAtNumber(item.context, value, item.index)
+			: await recordAt(
+					item.context,
+					LOOKUP_PATHS.projectById,
+					'projectId',
+					'Project',
+					value,
+					'project',
+					item.index,
+				),
 	);
 }
 
