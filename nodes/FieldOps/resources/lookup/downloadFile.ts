@@ -8,7 +8,7 @@ const fileReferenceId = requiredField(
 	'File Reference ID',
 	'fileReferenceId',
 	'string',
-	'The ID of the file (for example fileReference.ID of an upload, or the ID of an image record)',
+	'The ID of the file: fileReference.ID of an upload, or for an image record the ID in its download URL (…/api/file/<ID>)',
 	{},
 	'path',
 );
