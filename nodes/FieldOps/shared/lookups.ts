@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure, nodeError, settle } from './errors';
 import type { Item } from './items';
 import { readSettings } from './settings';
 import { projectBySearch } from './summaries';
@@ -83,15 +83,16 @@ async function recordAt(
 /** A project by number: the by-number route, else (404) the one project the lookup search finds (C5). */
 async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
 	const path = LOOKUP_PATHS.projectByNumber;
-	try {
-		return await recordAt(context, path, 'projectNumber', 'Project', projectNumber, 'project', itemIndex);
-	} catch (error) {
-		// The transport's errors (n8n's NodeApiError) carry the status as text.
-		if (String((error as { httpCode?: unknown }).httpCode) !== '404') throw error;
-		const found = await projectBySearch(context, projectNumber, itemIndex);
-		if (!found) throw error;
-		return found;
-	}
+	const answer = await settle(
+		async () =>
+			await recordAt(context, path, 'projectNumber', 'Project', projectNumber, 'project', itemIndex),
+	);
+	if ('value' in answer) return answer.value;
+	// The transport's errors (n8n's NodeApiError) carry the status as text.
+	const notFound = String((answer.error as { httpCode?: unknown }).httpCode) === '404';
+	const found = notFound ? await projectBySearch(context, projectNumber, itemIndex) : undefined;
+	if (found) return found;
+	throw nodeError(context.getNode(), answer.error, itemIndex);
 }
 
 export async function projectIdByNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
