@@ -88,6 +88,25 @@ describe('Field Ops → Project', () => {
 		});
 	});
 
+	it('updates the required fields too: Project Number and Company ID', async () => {
+		await createBryggenKai();
+		const project = projects().find((p) => p.projectNumber === 'N8N-1')!;
+		const subsidiary = projects().find(
+			(p) => p.companyId !== companyId() && sb().sandbox.world.canAccessCompany(companyId(), p.companyId),
+		)!.companyId;
+		const result = await run({
+			operation: 'update',
+			project: byId(project.id),
+			updateFields: { projectNumber: 'N8N-2', companyId: subsidiary },
+		});
+		expect(result.error).toBeUndefined();
+		expect(sb().sandbox.world.projects.get(project.id)).toMatchObject({
+			projectNumber: 'N8N-2',
+			companyId: subsidiary,
+			name: 'Bryggen kai',
+		});
+	});
+
 	it('replaces a project: fields not sent are reset', async () => {
 		await createBryggenKai();
 		const project = projects().find((p) => p.projectNumber === 'N8N-1');
