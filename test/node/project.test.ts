@@ -57,6 +57,19 @@ describe('Field Ops → Project', () => {
 		expect(result.items['Field Ops'][0].json).toMatchObject({ id: created?.id, projectNumber: 'N8N-1' });
 	});
 
+	it('creates a project in the credential’s own company when Company is left empty', async () => {
+		// The own company is read from the project list, which may show the subsidiaries' projects too (C5), in
+		// any order: here the own company's come last.
+		const { projects: all } = sb().sandbox.world;
+		for (const own of [...all.values()].filter((p) => p.companyId === companyId())) {
+			all.delete(own.id);
+			all.set(own.id, own);
+		}
+		const result = await run({ operation: 'create', projectNumber: 'N8N-OWN' });
+		expect(result.error).toBeUndefined();
+		expect(projects().find((p) => p.projectNumber === 'N8N-OWN')?.companyId).toBe(companyId());
+	});
+
 	it('gets a project by project number and by ID', async () => {
 		const project = projects().find((p) => p.companyId === companyId()) as {
 			id: string;

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldOpsFailure, nodeError, settle } from './errors';
 import type { Item } from './items';
 import { readSettings } from './settings';
-import { projectBySearch } from './summaries';
+import { ownAmong, projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
@@ -149,11 +149,11 @@ export async function ownCompanyId(context: FieldOpsContext, itemIndex?: number)
 			await sendJson(context, { method: 'GET', path: LOOKUP_PATHS.projects, what: 'project', itemIndex }),
 			'project',
 		);
-		const found = projects.map((project) => project?.companyId).find((id) => typeof id === 'string' && id);
-		if (typeof found === 'string') return found;
+		const found = await ownAmong(context, projects, itemIndex);
+		if (found) return found;
 		throw new FieldOpsFailure(
-			'Could not tell which company is yours: Field Ops shows it only on projects, and your company has none yet',
-			'Set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration), or create a project first.',
+			`Could not tell which company is yours: Field Ops shows it only on projects, and ${projects.length > 0 ? 'they belong to several companies' : 'your company has none yet'}`,
+			'Pick the company from the list, or set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration).',
 		);
 	})();
 	ownCompanies.set(key, { companyId, until: Date.now() + OWN_COMPANY_TTL_MS });

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure, nodeError, settle } from './errors';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /**
@@ -59,4 +59,42 @@ export async function projectBySearch(
 			'Pick the project from the list, or give it By ID.',
 		);
 	return matches[0] ? { ...matches[0] } : undefined;
+}
+
+/**
+ * The client's own company among the companies of its project list. "Projects of the company" may include the
+ * subsidiaries' (C5); the by-number route answers the caller's own company's project first (or only), so a
+ * company answered for another company's number is the own one, and a company whose number is not found is not.
+ * Undefined when that leaves more than one.
+ */
+export async function ownAmong(
+	context: FieldOpsContext,
+	projects: IDataObject[],
+	itemIndex?: number,
+): Promise<string | undefined> {
+	const numbers = new Map<string, string>();
+	for (const { companyId, projectNumber } of projects.map(projectSummary))
+		if (companyId && projectNumber && !numbers.has(companyId)) numbers.set(companyId, projectNumber);
+	if (numbers.size <= 1) return [...numbers.keys()][0];
+	const candidates: string[] = [];
+	for (const [companyId, projectNumber] of numbers) {
+		const answer = await settle(
+			async () =>
+				await sendJson(context, {
+					method: 'GET',
+					path: '/api/v4/integration/projects/by-project-number/{projectNumber}',
+					params: { projectNumber: { label: 'Project', value: projectNumber } },
+					what: 'project',
+					itemIndex,
+				}),
+		);
+		if (!('value' in answer)) {
+			if (String((answer.error as { httpCode?: unknown }).httpCode) === '404') continue;
+			throw nodeError(context.getNode(), answer.error, itemIndex);
+		}
+		const found = projectSummary((answer.value ?? {}) as IDataObject).companyId;
+		if (found && found !== companyId) return found;
+		if (found) candidates.push(found);
+	}
+	return candidates.length === 1 ? candidates[0] : undefined;
 }
