@@ -1,6 +1,7 @@
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
+import { inListScope } from '../sandbox/core/projects';
 
 let credentials = 0;
 
@@ -15,7 +16,10 @@ describe('in-process n8n harness', () => {
 
 	// Each test its own credential: tokens are kept per credential, so no test depends on the ones before it.
 	const getMany = () =>
-		fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }, { credentialId: `harness-${credentials}` });
+		fieldOpsWorkflow(
+			{ resource: 'project', operation: 'getAll', returnAll: true },
+			{ credentialId: `harness-${credentials}` },
+		);
 	beforeEach(async () => {
 		useSandboxCredential(harness, sb(), 'fieldops-admin', `harness-${++credentials}`);
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
@@ -26,7 +30,8 @@ describe('in-process n8n harness', () => {
 
 		expect(result.error).toBeUndefined();
 		const expected = [...sb().sandbox.world.projects.values()]
-			.filter((p) => p.companyId === sb().clients[0].companyId)
+			// [C5] "of the company": the caller's own company, or its whole structure (the alt variant).
+			.filter((p) => inListScope(sb().sandbox.world, sb().clients[0].companyId, p.companyId))
 			.map((p) => p.projectNumber)
 			.sort();
 		expect(result.items['Field Ops'].map((item) => item.json.projectNumber).sort()).toEqual(expected);
@@ -45,6 +50,8 @@ describe('in-process n8n harness', () => {
 		expect(stats.requests['GET /api/v4/integration/projects']).toBe(2);
 		expect(stats.tokensIssued).toBe(1);
 		expect(harness.credentialsHelper.oauthTokenWrites).toBe(0);
-		expect(JSON.stringify([...harness.credentialsHelper.stored.values()])).not.toMatch(/access_token|oauthTokenData/);
+		expect(JSON.stringify([...harness.credentialsHelper.stored.values()])).not.toMatch(
+			/access_token|oauthTokenData/,
+		);
 	});
 });

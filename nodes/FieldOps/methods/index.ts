@@ -8,6 +8,7 @@ import type {
 
 import { FieldOpsFailure, nodeError } from '../shared/errors';
 import { expectList, locatorValue, ownCompanyId } from '../shared/lookups';
+import { projectSummary, type ProjectSummary } from '../shared/summaries';
 import { sendJson, type ApiRequest } from '../shared/transport';
 
 const matches = (filter: string | undefined, ...values: unknown[]) =>
@@ -27,8 +28,11 @@ async function list(
 	}
 }
 
-const byNumber = (a: IDataObject, b: IDataObject) =>
+const byNumber = (a: ProjectSummary, b: ProjectSummary) =>
 	String(a.projectNumber ?? '').localeCompare(String(b.projectNumber ?? ''), undefined, { numeric: true });
+
+/** Project summaries of a lookup route, read under any of their plausible field names (L1), in number order. */
+const summaries = (projects: IDataObject[]) => projects.map(projectSummary).sort(byNumber);
 
 /**
  * Every project the client can reach (its company and subsidiaries, active or not), the same set with or without a
@@ -45,10 +49,12 @@ export async function searchProjects(
 				qs: { searchString: filter, activeOnly: false },
 			})
 		: await list(this, 'project', { method: 'GET', path: '/api/projects', qs: { activeInactiveAll: 2 } });
-	const results: INodeListSearchItems[] = [...projects].sort(byNumber).map((p) => ({
-		name: label(p.projectNumber, p.name, p.active === false ? '(inactive)' : ''),
-		value: String(p.id),
-	}));
+	const results: INodeListSearchItems[] = summaries(projects)
+		.filter((p) => p.id !== undefined)
+		.map((p) => ({
+			name: label(p.projectNumber ?? p.id, p.name, p.active === false ? '(inactive)' : ''),
+			value: String(p.id),
+		}));
 	return { results };
 }
 
@@ -69,8 +75,8 @@ export async function searchCompanies(this: ILoadOptionsFunctions): Promise<INod
 		qs: { activeInactiveAll: 2 },
 	});
 	const numbers = new Map<string, string[]>([[own, []]]);
-	for (const project of [...projects].sort(byNumber)) {
-		if (typeof project.companyId !== 'string' || project.companyId === '') continue;
+	for (const project of summaries(projects)) {
+		if (project.companyId === undefined) continue;
 		const known = numbers.get(project.companyId) ?? [];
 		known.push(String(project.projectNumber ?? ''));
 		numbers.set(project.companyId, known);

@@ -159,7 +159,8 @@ export function apiFailure(statusCode: number, body: unknown, what?: string): Fi
 	else if (lines.length > 0)
 		message = `Field Ops refused the request: ${lines.length === 1 ? lines[0] : `${lines.length} problems`}`;
 	else message = `Field Ops answered ${statusCode}${apiMessage ? `: ${apiMessage}` : ''}`;
-	const duplicate = details.some((e) => /^duplicate/i.test(e.code ?? ''));
+	// A duplicate's status and code are not shown (E2): 409, or a code naming it (`Duplicate`, `…Duplicate…`).
+	const duplicate = statusCode === 409 || details.some((e) => /duplicate/i.test(e.code ?? ''));
 	const hint = duplicate
 		? `Give another value${details.length === 1 && details[0].field ? ` for ${details[0].field}` : ''}, or use Update to change the existing ${what ?? 'record'}.`
 		: (HINTS[statusCode] ?? (statusCode >= 500 ? HINTS[500] : undefined));

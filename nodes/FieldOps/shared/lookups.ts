@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure, nodeError, settle } from './errors';
 import type { Item } from './items';
 import { readSettings } from './settings';
+import { ownAmong, projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
@@ -79,35 +80,41 @@ async function recordAt(
 	return expectRecord(body, what);
 }
 
-export async function projectIdByNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
-	const project = await recordAt(
-		context,
-		LOOKUP_PATHS.projectByNumber,
-		'projectNumber',
-		'Project',
-		projectNumber,
-		'project',
-		itemIndex,
+/** A project by number: the by-number route, else (404) the one project the lookup search finds (C5). */
+async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
+	const path = LOOKUP_PATHS.projectByNumber;
+	const answer = await settle(
+		async () =>
+			await recordAt(context, path, 'projectNumber', 'Project', projectNumber, 'project', itemIndex),
 	);
-	return idOf(project, 'id', 'project', projectNumber);
+	if ('value' in answer) return answer.value;
+	// The transport's errors (n8n's NodeApiError) carry the status as text.
+	const notFound = String((answer.error as { httpCode?: unknown }).httpCode) === '404';
+	const found = notFound ? await projectBySearch(context, projectNumber, itemIndex) : undefined;
+	if (found) return found;
+	throw nodeError(context.getNode(), answer.error, itemIndex);
+}
+
+export async function projectIdByNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
+	return idOf(await projectAtNumber(context, projectNumber, itemIndex), 'id', 'project', projectNumber);
 }
 
 /** The project record a project locator stands for: one request per project and node run, whatever the items. */
 async function projectRecord(item: Item, raw: unknown): Promise<IDataObject> {
 	const { mode, value } = locatorValue(raw);
 	const byNumber = mode === 'projectNumber';
-	return await item.shared(
-		`project:${byNumber ? 'number' : 'id'}:${value}`,
-		async () =>
-			await recordAt(
-				item.context,
-				byNumber ? LOOKUP_PATHS.projectByNumber : LOOKUP_PATHS.projectById,
-				byNumber ? 'projectNumber' : 'projectId',
-				'Project',
-				value,
-				'project',
-				item.index,
-			),
+	return await item.shared(`project:${byNumber ? 'number' : 'id'}:${value}`, async () =>
+		byNumber
+			? await projectAtNumber(item.context, value, item.index)
+			: await recordAt(
+					item.context,
+					LOOKUP_PATHS.projectById,
+					'projectId',
+					'Project',
+					value,
+					'project',
+					item.index,
+				),
 	);
 }
 
@@ -142,11 +149,11 @@ export async function ownCompanyId(context: FieldOpsContext, itemIndex?: number)
 			await sendJson(context, { method: 'GET', path: LOOKUP_PATHS.projects, what: 'project', itemIndex }),
 			'project',
 		);
-		const found = projects.map((project) => project?.companyId).find((id) => typeof id === 'string' && id);
-		if (typeof found === 'string') return found;
+		const found = await ownAmong(context, projects, itemIndex);
+		if (found) return found;
 		throw new FieldOpsFailure(
-			'Could not tell which company is yours: Field Ops shows it only on projects, and your company has none yet',
-			'Set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration), or create a project first.',
+			`Could not tell which company is yours: Field Ops shows it only on projects, and ${projects.length > 0 ? 'they belong to several companies' : 'your company has none yet'}`,
+			'Pick the company from the list, or set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration).',
 		);
 	})();
 	ownCompanies.set(key, { companyId, until: Date.now() + OWN_COMPANY_TTL_MS });

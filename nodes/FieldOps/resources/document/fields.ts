@@ -17,7 +17,7 @@ export const target: Field = {
 				name: 'Work Order',
 				value: 'workOrder',
 				description:
-					'Documents land in the project’s folder, in a section named after the work order by default',
+					'Documents land in the project’s folder, by default in a section Field Ops names after the work order',
 			},
 		],
 		default: 'project',

@@ -73,7 +73,7 @@ const options = optionsCollection('Options', 'options', [
 			'Section',
 			'section',
 			'string',
-			'Name of the page (section) on the information page. Empty: "Documents" for a project, the work order’s number for a work order.',
+			'Name of the page (section) on the information page. Empty: the default Documents page for a project; for a work order Field Ops picks the work order’s number or short description.',
 			{},
 			'query',
 		),

@@ -8,7 +8,7 @@ const fileReferenceId = requiredField(
 	'File Reference ID',
 	'fileReferenceId',
 	'string',
-	'The ID of the file, for example fileReference.ID of an upload or the last part of a pdfUrl. For an image record, use Report → Images with Download Files (its URLs name the file).',
+	'The ID of the file: fileReference.ID of an upload, the last part of a pdfUrl, or for an image record the ID in its download URL (…/api/file/<ID>)',
 	{},
 	'path',
 );

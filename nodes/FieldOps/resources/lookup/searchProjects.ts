@@ -11,7 +11,7 @@ export const searchProjects: RequestOperation = {
 			'Search Text',
 			'searchString',
 			'string',
-			'Text to look for in project numbers and names',
+			'Start of a project number or name (Field Ops may also match text inside them)',
 			{},
 			'query',
 		),

@@ -5,7 +5,8 @@ export const getAll: RequestOperation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many projects',
-	description: 'List the projects of your company',
+	description:
+		'List the projects of your company, as Field Ops lists them (some include subsidiaries’ projects)',
 	fields: [],
 	request: { method: 'GET', path: PROJECTS, list: true },
 };

@@ -10,6 +10,8 @@ export const update: RequestOperation = {
 	fields: [
 		project,
 		fieldsCollection('update', [
+			// PATCH takes any subset of the project's fields (spec: Projects), the required ones included.
+			bodyField('Company ID', 'companyId', 'string', 'The ID of the company the project belongs to'),
 			bodyField(
 				'Project Number',
 				'projectNumber',

@@ -43,7 +43,8 @@ export const userTagsField: Field = {
 		placeholder: 'Add Tag',
 		default: {},
 		typeOptions: { multipleValues: true },
-		description: 'Key/value tags of the user, sent as given',
+		description:
+			'Key/value tags of the user, sent as given. On Update, Field Ops may replace the user’s tags with this list or merge it by key (the API does not say which).',
 		options: [
 			{
 				displayName: 'Tag',

@@ -138,7 +138,23 @@ export const additionalFields = fieldsCollection(
 	'additional',
 	workOrderFields.filter((field) => !FIRST_FIELDS.has(field.property.name)),
 );
-export const updateFields = fieldsCollection('update', workOrderFields);
+/** PATCH changes any field of the work order (spec: Work orders), the required ones included. */
+const patchOnlyFields: Field[] = [
+	bodyField('Company ID', 'companyId', 'string', 'ID of the company of the work order’s project'),
+	bodyField('External ID', 'externalId', 'string', 'New ID in your system, unique within the project'),
+	bodyField(
+		'Project ID',
+		'projectId',
+		'string',
+		'ID of the project to move the work order to (set Company ID too if it is another company’s)',
+	),
+];
+export const updateFields = fieldsCollection(
+	'update',
+	[...workOrderFields, ...patchOnlyFields].sort((a, b) =>
+		a.property.displayName.localeCompare(b.property.displayName),
+	),
+);
 
 const pathText = (displayName: string, name: string, description: string, placeholder?: string) =>
 	requiredField(displayName, name, 'string', description, placeholder ? { placeholder } : {}, 'path');
@@ -152,7 +168,7 @@ export const projectNumber = pathText(
 export const workOrderNumber = pathText(
 	'Work Order Number',
 	'workOrderNumber',
-	'The work order’s number within the project (the API matches it against the external ID)',
+	'The work order’s number within the project, as Field Ops numbers it (the spec does not say which field holds it: some services use the External ID)',
 	'e.g. 07',
 );
 export const externalProjectNumber = pathText(
