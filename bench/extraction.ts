@@ -38,7 +38,14 @@ export const FIELD_OPS_EXPORT = {
 	name: 'Field Ops',
 	type: 'n8n-nodes-fieldops.fieldOps',
 	typeVersion: 1,
-	parameters: { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: FROM, toDateTime: TO, returnAll: true },
+	parameters: {
+		resource: 'report',
+		operation: 'timeRegistrations',
+		syncMode: 'window',
+		fromDateTime: FROM,
+		toDateTime: TO,
+		returnAll: true,
+	},
 };
 
 export const COUNT_NODE = {
@@ -59,7 +66,10 @@ export interface RawRun {
  * (a) / (a′): the physical limit, in this process: follow the tokens at ChunkLimit 10000. `keep` holds every
  * record until the end, as n8n holds items; `measureJson` (outside the timed runs) sizes the records' JSON.
  */
-export async function rawLoop(sandbox: SandboxProcess, options: { keep?: boolean; measureJson?: boolean } = {}): Promise<RawRun> {
+export async function rawLoop(
+	sandbox: SandboxProcess,
+	options: { keep?: boolean; measureJson?: boolean } = {},
+): Promise<RawRun> {
 	const url = `${sandbox.info.reportingUrl}/v1/time-registrations`;
 	const bearer = await sandbox.token('reportingapiv1');
 	const kept: unknown[][] = [];
@@ -69,7 +79,12 @@ export async function rawLoop(sandbox: SandboxProcess, options: { keep?: boolean
 	let pages = 0;
 	let continuation = '';
 	do {
-		const params = new URLSearchParams({ FromDateTime: FROM, ToDateTime: TO, ChunkLimit: '10000', ...(continuation ? { ContinuationToken: continuation } : {}) });
+		const params = new URLSearchParams({
+			FromDateTime: FROM,
+			ToDateTime: TO,
+			ChunkLimit: '10000',
+			...(continuation ? { ContinuationToken: continuation } : {}),
+		});
 		const res = await request(`${url}?${params}`, { headers: { authorization: `Bearer ${bearer}` } });
 		if (res.statusCode !== 200) throw new Error(`raw loop: HTTP ${res.statusCode} ${await res.body.text()}`);
 		const page = (await res.body.json()) as { data: unknown[]; continuationToken?: string };
@@ -85,9 +100,17 @@ export async function rawLoop(sandbox: SandboxProcess, options: { keep?: boolean
 }
 
 /** (b) and (c) on one sandbox (the n8n credential named after it). */
-async function workflows(bench: BenchN8n, sandbox: SandboxProcess, label: string, fieldOpsCredential: BenchN8n['fieldOpsCredential']) {
+async function workflows(
+	bench: BenchN8n,
+	sandbox: SandboxProcess,
+	label: string,
+	fieldOpsCredential: BenchN8n['fieldOpsCredential'],
+) {
 	const { info, admin } = sandbox;
-	const fieldOps = await webhookWorkflow(bench, `Bench: Field Ops time registrations (${label})`, [{ ...FIELD_OPS_EXPORT, credentials: fieldOpsCredential }, COUNT_NODE]);
+	const fieldOps = await webhookWorkflow(bench, `Bench: Field Ops time registrations (${label})`, [
+		{ ...FIELD_OPS_EXPORT, credentials: fieldOpsCredential },
+		COUNT_NODE,
+	]);
 	const genericName = `Generic OAuth2 (${label})`;
 	const genericId = await bench.n8n.createCredential(genericName, 'oAuth2Api', {
 		grantType: 'clientCredentials',
@@ -107,12 +130,21 @@ async function workflows(bench: BenchN8n, sandbox: SandboxProcess, label: string
 				authentication: 'genericCredentialType',
 				genericAuthType: 'oAuth2Api',
 				sendQuery: true,
-				queryParameters: { parameters: [{ name: 'FromDateTime', value: FROM }, { name: 'ToDateTime', value: TO }] },
+				queryParameters: {
+					parameters: [
+						{ name: 'FromDateTime', value: FROM },
+						{ name: 'ToDateTime', value: TO },
+					],
+				},
 				options: {
 					pagination: {
 						pagination: {
 							paginationMode: 'updateAParameterInEachRequest',
-							parameters: { parameters: [{ type: 'qs', name: 'ContinuationToken', value: '={{ $response.body.continuationToken }}' }] },
+							parameters: {
+								parameters: [
+									{ type: 'qs', name: 'ContinuationToken', value: '={{ $response.body.continuationToken }}' },
+								],
+							},
 							paginationCompleteWhen: 'other',
 							completeExpression: '={{ !$response.body.continuationToken }}',
 						},
@@ -121,7 +153,12 @@ async function workflows(bench: BenchN8n, sandbox: SandboxProcess, label: string
 			},
 			credentials: { oAuth2Api: { id: genericId, name: genericName } },
 		},
-		{ name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} } },
+		{
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'data', include: 'noOtherFields', options: {} },
+		},
 		COUNT_NODE,
 	]);
 	return { fieldOps, httpRequest };
@@ -129,16 +166,32 @@ async function workflows(bench: BenchN8n, sandbox: SandboxProcess, label: string
 
 const counted = (response: unknown, what: string, expected: number) => {
 	const count = (response as { count_id?: number }).count_id;
-	if (count !== expected) throw new Error(`${what} returned ${count} records, the sandbox serves ${expected}: not a valid run`);
+	if (count !== expected)
+		throw new Error(`${what} returned ${count} records, the sandbox serves ${expected}: not a valid run`);
 };
 
 /** Interleaved runs of (a), (a′), (b), (c) on one sandbox; figures named with `at` ("0 ms", "100 ms"). */
-async function measure(runs: number, sandbox: SandboxProcess, flows: Awaited<ReturnType<typeof workflows>>, at: string, expected: number) {
+async function measure(
+	runs: number,
+	sandbox: SandboxProcess,
+	flows: Awaited<ReturnType<typeof workflows>>,
+	at: string,
+	expected: number,
+) {
 	const { fieldOps, httpRequest } = flows;
 	// One unrecorded round first: n8n's first run of a workflow loads and compiles what it needs.
 	counted((await fieldOps.run()).response, 'Field Ops', expected);
 	counted((await httpRequest.run()).response, 'HTTP Request', expected);
-	const s = { a: [] as number[], aKeep: [] as number[], b: [] as number[], c: [] as number[], bMem: [] as number[], cMem: [] as number[], bIds: [] as string[], cIds: [] as string[] };
+	const s = {
+		a: [] as number[],
+		aKeep: [] as number[],
+		b: [] as number[],
+		c: [] as number[],
+		bMem: [] as number[],
+		cMem: [] as number[],
+		bIds: [] as string[],
+		cIds: [] as string[],
+	};
 	for (let i = 0; i < runs; i++) {
 		for (const keep of [false, true]) {
 			const raw = await rawLoop(sandbox, { keep });
@@ -172,7 +225,8 @@ async function measure(runs: number, sandbox: SandboxProcess, flows: Awaited<Ret
 				}
 			}
 			const time = execution.data?.resultData?.runData?.[node]?.[0]?.executionTime;
-			if (typeof time !== 'number') throw new Error(`execution ${executionId} has no executionTime for "${node}"`);
+			if (typeof time !== 'number')
+				throw new Error(`execution ${executionId} has no executionTime for "${node}"`);
 			times.push(time);
 		}
 		return times;
@@ -191,7 +245,11 @@ async function measure(runs: number, sandbox: SandboxProcess, flows: Awaited<Ret
 	if (zero)
 		figures.push(
 			figure(`${at}: (b) of which the Field Ops node`, 'ms', await nodeMs(fieldOps, s.bIds, 'Field Ops')),
-			figure(`${at}: (c) of which the HTTP Request node`, 'ms', await nodeMs(httpRequest, s.cIds, 'HTTP Request')),
+			figure(
+				`${at}: (c) of which the HTTP Request node`,
+				'ms',
+				await nodeMs(httpRequest, s.cIds, 'HTTP Request'),
+			),
 		);
 	return { samples: s, figures: figures as Figure[] };
 }
@@ -201,25 +259,55 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 		const remote = await startSandboxProcess(['--scale', String(SCALE), '--latency-ms', String(LATENCY_MS)]);
 		try {
 			const remoteName = `Field Ops (bench, ${LATENCY_MS} ms)`;
-			const remoteId = await bench.n8n.createCredential(remoteName, CREDENTIAL_TYPE, fieldOpsCredentialData(remote));
+			const remoteId = await bench.n8n.createCredential(
+				remoteName,
+				CREDENTIAL_TYPE,
+				fieldOpsCredentialData(remote),
+			);
 			const warm = await rawLoop(sandbox, { measureJson: true });
 			const remoteWarm = await rawLoop(remote);
-			if (remoteWarm.records !== warm.records) throw new Error(`the two sandboxes serve ${warm.records} and ${remoteWarm.records} records`);
+			if (remoteWarm.records !== warm.records)
+				throw new Error(`the two sandboxes serve ${warm.records} and ${remoteWarm.records} records`);
 
-			const local = await measure(runs, sandbox, await workflows(bench, sandbox, '0 ms', bench.fieldOpsCredential), '0 ms', warm.records);
-			const far = await measure(runs, remote, await workflows(bench, remote, `${LATENCY_MS} ms`, { [CREDENTIAL_TYPE]: { id: remoteId, name: remoteName } }), `${LATENCY_MS} ms`, warm.records);
+			const local = await measure(
+				runs,
+				sandbox,
+				await workflows(bench, sandbox, '0 ms', bench.fieldOpsCredential),
+				'0 ms',
+				warm.records,
+			);
+			const far = await measure(
+				runs,
+				remote,
+				await workflows(bench, remote, `${LATENCY_MS} ms`, {
+					[CREDENTIAL_TYPE]: { id: remoteId, name: remoteName },
+				}),
+				`${LATENCY_MS} ms`,
+				warm.records,
+			);
 			const jsonMiB = warm.jsonBytes / MiB;
 			const m = local.samples;
 			return {
 				id: 'extraction',
 				title: `Extraction of ${warm.records} time registrations, at 0 and ${LATENCY_MS} ms per request`,
-				facts: { records: warm.records, recordsJsonBytes: warm.jsonBytes, rawPagesAt10000: warm.pages, httpRequestPagesAt2500: Math.ceil(warm.records / 2500), latencyMs: LATENCY_MS },
+				facts: {
+					records: warm.records,
+					recordsJsonBytes: warm.jsonBytes,
+					rawPagesAt10000: warm.pages,
+					httpRequestPagesAt2500: Math.ceil(warm.records / 2500),
+					latencyMs: LATENCY_MS,
+				},
 				figures: [
 					...local.figures,
 					...far.figures,
 					figure('0 ms: (b) peak RSS growth of n8n', 'MiB', m.bMem),
 					figure('0 ms: (c) peak RSS growth of n8n', 'MiB', m.cMem),
-					figure('0 ms: (b) peak RSS growth / records JSON size', 'ratio', m.bMem.map((v) => v / jsonMiB), { atMost: 1.5 }),
+					figure(
+						'0 ms: (b) peak RSS growth / records JSON size',
+						'ratio',
+						m.bMem.map((v) => v / jsonMiB),
+						{ atMost: 1.5 },
+					),
 				],
 				notes: [],
 			};

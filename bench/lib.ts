@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-import { CREDENTIAL_TYPE, startN8n, type N8nInstance, type StartOptions, type WorkflowFile } from '../scripts/n8n/run';
+import {
+	CREDENTIAL_TYPE,
+	startN8n,
+	type N8nInstance,
+	type StartOptions,
+	type WorkflowFile,
+} from '../scripts/n8n/run';
 
 export const ROOT = resolve(__dirname, '..');
 
@@ -47,10 +53,16 @@ export function summarize(samples: number[]): Summary {
 }
 
 /** A figure whose median is checked against `limit` (`atMost`: median ≤ limit; otherwise median ≥ limit). */
-export function figure(name: string, unit: string, samples: number[], check?: { atMost?: number; atLeast?: number }): Figure {
+export function figure(
+	name: string,
+	unit: string,
+	samples: number[],
+	check?: { atMost?: number; atLeast?: number },
+): Figure {
 	if (!check) return { name, unit, samples };
 	const { median } = summarize(samples);
-	if (check.atMost !== undefined) return { name, unit, samples, target: `≤ ${check.atMost}`, met: median <= check.atMost };
+	if (check.atMost !== undefined)
+		return { name, unit, samples, target: `≤ ${check.atMost}`, met: median <= check.atMost };
 	return { name, unit, samples, target: `≥ ${check.atLeast}`, met: median >= (check.atLeast ?? -Infinity) };
 }
 
@@ -79,9 +91,13 @@ export interface SandboxProcess {
 
 /** The sandbox in its own process (its CPU and memory are not the n8n process's), e.g. `['--scale', '118000']`. */
 export async function startSandboxProcess(args: string[] = []): Promise<SandboxProcess> {
-	const child = spawn(resolve(ROOT, 'node_modules', '.bin', 'tsx'), [resolve(ROOT, 'test', 'sandbox', 'cli.ts'), ...args], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		resolve(ROOT, 'node_modules', '.bin', 'tsx'),
+		[resolve(ROOT, 'test', 'sandbox', 'cli.ts'), ...args],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const exited = new Promise<void>((done) => child.once('exit', () => done()));
 	const line = await new Promise<string>((done, fail) => {
 		let text = '';
@@ -113,7 +129,12 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 			const res = await fetch(`${info.identityUrl}/connect/token`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: admin.clientSecret, scope }),
+				body: new URLSearchParams({
+					grant_type: 'client_credentials',
+					client_id: admin.clientId,
+					client_secret: admin.clientSecret,
+					scope,
+				}),
 			});
 			const body = (await res.json()) as { access_token?: string };
 			if (!body.access_token) throw new Error(`no token for ${admin.clientId}: ${JSON.stringify(body)}`);
@@ -263,18 +284,31 @@ export async function webhookWorkflow(
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: path,
-		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: options.responseData ?? 'firstEntryJson' },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: options.responseData ?? 'firstEntryJson',
+		},
 	};
 	const placed = nodes.map((node, index) => ({
 		id: randomUUID(),
 		position: [260 * (index + 1), 0],
 		...node,
-		...(node.type.startsWith('n8n-nodes-fieldops.') && !node.credentials ? { credentials: bench.fieldOpsCredential } : {}),
+		...(node.type.startsWith('n8n-nodes-fieldops.') && !node.credentials
+			? { credentials: bench.fieldOpsCredential }
+			: {}),
 	}));
 	const all = [webhook, ...placed] as WorkflowFile['nodes'];
 	const line: Record<string, unknown> = {};
-	for (let i = 0; i + 1 < all.length; i++) line[all[i].name as string] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	const id = await n8n.importWorkflow({ name, nodes: all, connections: options.connections ?? line, settings: { executionOrder: 'v1', ...options.settings } });
+	for (let i = 0; i + 1 < all.length; i++)
+		line[all[i].name as string] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	const id = await n8n.importWorkflow({
+		name,
+		nodes: all,
+		connections: options.connections ?? line,
+		settings: { executionOrder: 'v1', ...options.settings },
+	});
 	await n8n.activateWorkflow(id);
 
 	const latestId = async (): Promise<string | undefined> => {
@@ -292,7 +326,11 @@ export async function webhookWorkflow(
 			const started = performance.now();
 			let answer: Response | undefined;
 			for (let attempt = 0; ; attempt++) {
-				answer = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+				answer = await fetch(`${n8n.url}/webhook/${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				});
 				// Just activated: n8n may take a moment to register the webhook.
 				if (answer.status !== 404 || attempt >= 40) break;
 				await answer.arrayBuffer();
@@ -302,23 +340,40 @@ export async function webhookWorkflow(
 			const wallMs = performance.now() - started;
 			const memory = rss.stop();
 			if (options.saved === false) {
-				if (answer.status >= 300) throw new Error(`"${name}" failed (HTTP ${answer.status}): ${text.slice(0, 500)}\n${n8n.logTail(20)}`);
+				if (answer.status >= 300)
+					throw new Error(
+						`"${name}" failed (HTTP ${answer.status}): ${text.slice(0, 500)}\n${n8n.logTail(20)}`,
+					);
 				let response: unknown = text;
 				try {
 					response = JSON.parse(text);
 				} catch {
 					// Not JSON (noData).
 				}
-				return { executionId: '', status: 'success', ms: wallMs, wallMs, rssBaseline: memory.baseline, rssPeak: memory.peak, response };
+				return {
+					executionId: '',
+					status: 'success',
+					ms: wallMs,
+					wallMs,
+					rssBaseline: memory.baseline,
+					rssPeak: memory.peak,
+					response,
+				};
 			}
 			// The execution is saved just after the answer: wait for it.
 			for (let waited = 0; ; waited += 100) {
 				const executionId = await latestId();
 				if (executionId && executionId !== before) {
-					const summary = (await n8n.api('GET', `/executions/${executionId}`)).body as { status: string; startedAt: string; stoppedAt?: string | null };
+					const summary = (await n8n.api('GET', `/executions/${executionId}`)).body as {
+						status: string;
+						startedAt: string;
+						stoppedAt?: string | null;
+					};
 					if (summary.stoppedAt) {
 						if (answer.status >= 300 || summary.status !== 'success') {
-							throw new Error(`"${name}" failed (HTTP ${answer.status}, execution ${executionId} ${summary.status}): ${text.slice(0, 500)}\n${n8n.logTail(20)}`);
+							throw new Error(
+								`"${name}" failed (HTTP ${answer.status}, execution ${executionId} ${summary.status}): ${text.slice(0, 500)}\n${n8n.logTail(20)}`,
+							);
 						}
 						let response: unknown = text;
 						try {
@@ -337,7 +392,10 @@ export async function webhookWorkflow(
 						};
 					}
 				}
-				if (waited > 120_000) throw new Error(`no finished execution of "${name}" 2 min after its webhook answered ${answer.status}: ${text.slice(0, 300)}`);
+				if (waited > 120_000)
+					throw new Error(
+						`no finished execution of "${name}" 2 min after its webhook answered ${answer.status}: ${text.slice(0, 300)}`,
+					);
 				await new Promise((r) => setTimeout(r, 100));
 			}
 		},

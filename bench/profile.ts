@@ -17,14 +17,20 @@ import { ROOT, webhookWorkflow, withSandboxAndN8n } from './lib';
 const RUNS = 3;
 
 interface Profile {
-	nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+	nodes: {
+		id: number;
+		callFrame: { functionName: string; url: string; lineNumber: number };
+		children?: number[];
+	}[];
 	samples: number[];
 	timeDeltas: number[];
 }
 
 /** The inspector's Profiler domain over its WebSocket (Node 22+ has WebSocket built in). */
 async function profiler(port: number) {
-	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+		webSocketDebuggerUrl: string;
+	}[];
 	const socket = new WebSocket(target.webSocketDebuggerUrl);
 	await new Promise((ready) => socket.addEventListener('open', ready, { once: true }));
 	const waiting = new Map<number, (result: unknown) => void>();
@@ -41,7 +47,11 @@ async function profiler(port: number) {
 	return { send, close: () => socket.close() };
 }
 
-function selfTimeTable(profile: Profile, keyOf: (frame: Profile['nodes'][number]['callFrame']) => string, rows: number): string {
+function selfTimeTable(
+	profile: Profile,
+	keyOf: (frame: Profile['nodes'][number]['callFrame']) => string,
+	rows: number,
+): string {
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const totals = new Map<string, number>();
 	profile.samples.forEach((id, i) => {
@@ -58,18 +68,41 @@ function selfTimeTable(profile: Profile, keyOf: (frame: Profile['nodes'][number]
 const packageOf = ({ url, functionName }: { url: string; functionName: string }) => {
 	if (!url) return functionName;
 	const packages = url.match(/node_modules\/(@[^/]+\/)?[^/]+/g);
-	return packages ? packages[packages.length - 1].replace('node_modules/', '') : url.startsWith('node:') ? 'node internals' : url;
+	return packages
+		? packages[packages.length - 1].replace('node_modules/', '')
+		: url.startsWith('node:')
+			? 'node internals'
+			: url;
 };
-const functionOf = ({ url, functionName, lineNumber }: { url: string; functionName: string; lineNumber: number }) =>
+const functionOf = ({
+	url,
+	functionName,
+	lineNumber,
+}: {
+	url: string;
+	functionName: string;
+	lineNumber: number;
+}) =>
 	`${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '')}${url ? `:${lineNumber + 1}` : ''}`;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({ options: { file: { type: 'boolean', default: false } } });
 	const port = await freePort();
-	const node = values.file ? { ...FIELD_OPS_EXPORT, typeVersion: 1.1, parameters: { ...FIELD_OPS_EXPORT.parameters, simplify: false, output: 'file', fileFormat: 'csv' } } : FIELD_OPS_EXPORT;
+	const node = values.file
+		? {
+				...FIELD_OPS_EXPORT,
+				typeVersion: 1.1,
+				parameters: { ...FIELD_OPS_EXPORT.parameters, simplify: false, output: 'file', fileFormat: 'csv' },
+			}
+		: FIELD_OPS_EXPORT;
 	const env = { NODE_OPTIONS: `--inspect=127.0.0.1:${port}`, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
 	await withSandboxAndN8n(['--scale', String(SCALE)], { env }, async (_sandbox, bench) => {
-		const workflow = await webhookWorkflow(bench, `Profile: Field Ops time registrations${values.file ? ' to a CSV file' : ''}`, [node], { responseData: 'noData' });
+		const workflow = await webhookWorkflow(
+			bench,
+			`Profile: Field Ops time registrations${values.file ? ' to a CSV file' : ''}`,
+			[node],
+			{ responseData: 'noData' },
+		);
 		await workflow.run(); // warm-up, not profiled
 		const inspector = await profiler(port);
 		await inspector.send('Profiler.enable');

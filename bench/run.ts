@@ -31,26 +31,59 @@ function table(sections: Section[]): string {
 	for (const section of sections) {
 		for (const f of section.figures) {
 			const s = summarize(f.samples);
-			rows.push([section.id, f.name, f.unit, String(round(s.min)), String(round(s.median)), String(round(s.max)), String(f.samples.length), f.target ?? '', f.met === undefined ? '' : f.met ? 'yes' : 'NO']);
+			rows.push([
+				section.id,
+				f.name,
+				f.unit,
+				String(round(s.min)),
+				String(round(s.median)),
+				String(round(s.max)),
+				String(f.samples.length),
+				f.target ?? '',
+				f.met === undefined ? '' : f.met ? 'yes' : 'NO',
+			]);
 		}
 	}
 	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 	const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
-	return [line(rows[0]), `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`, ...rows.slice(1).map(line)].join('\n');
+	return [
+		line(rows[0]),
+		`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+		...rows.slice(1).map(line),
+	].join('\n');
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { only: { type: 'string' }, runs: { type: 'string', default: '5' }, 'no-build': { type: 'boolean', default: false } } });
+	const { values } = parseArgs({
+		options: {
+			only: { type: 'string' },
+			runs: { type: 'string', default: '5' },
+			'no-build': { type: 'boolean', default: false },
+		},
+	});
 	const runs = Number(values.runs);
-	if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
+	if (!Number.isInteger(runs) || runs < 1)
+		throw new Error(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
 	const wanted = values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS;
 	const unknown = wanted.filter((id) => !SECTIONS.includes(id));
-	if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
+	if (unknown.length)
+		throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${SECTIONS.join(', ')}`);
 
-	if (!values['no-build']) execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: node24Env(), stdio: ['ignore', 'ignore', 'inherit'] });
+	if (!values['no-build'])
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: ROOT,
+			env: node24Env(),
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 	await ensureN8n();
 
-	const machine = { cores: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, loadAverageAtStart: loadavg().map(round) };
+	const machine = {
+		cores: cpus().length,
+		cpu: cpus()[0]?.model,
+		memoryGiB: Math.round(totalmem() / 2 ** 30),
+		node: process.version,
+		loadAverageAtStart: loadavg().map(round),
+	};
 	const started = new Date();
 	const sections: Section[] = [];
 	for (const id of wanted) {
@@ -65,16 +98,22 @@ async function main(): Promise<void> {
 		date: started.toISOString(),
 		machine: { ...machine, loadAverageAtEnd: loadavg().map(round) },
 		runs,
-		sections: sections.map((section) => ({ ...section, figures: section.figures.map((f) => ({ ...f, ...summarize(f.samples) })) })),
+		sections: sections.map((section) => ({
+			...section,
+			figures: section.figures.map((f) => ({ ...f, ...summarize(f.samples) })),
+		})),
 	};
 	mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
 	// A partial run (--only) must not overwrite the full table's file.
 	const file = join(ROOT, 'bench', 'results', values.only ? 'partial.tmp.json' : 'latest.json');
 	writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
-	console.log(`Field Ops benchmarks — ${started.toISOString().slice(0, 10)}, ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${process.version}, load ${machine.loadAverageAtStart.join(' ')}`);
+	console.log(
+		`Field Ops benchmarks — ${started.toISOString().slice(0, 10)}, ${machine.cores} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${process.version}, load ${machine.loadAverageAtStart.join(' ')}`,
+	);
 	console.log(table(sections));
-	for (const section of sections) for (const note of section.notes ?? []) console.log(`- ${section.id}: ${note}`);
+	for (const section of sections)
+		for (const note of section.notes ?? []) console.log(`- ${section.id}: ${note}`);
 	console.log(`\nwritten to ${file}`);
 }
 

@@ -24,7 +24,12 @@ async function token(identityUrl: string): Promise<string> {
 	const res = await request(`${identityUrl}/connect/token`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/x-www-form-urlencoded' },
-		body: new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret', scope: 'reportingapiv1' }).toString(),
+		body: new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: 'fieldops-admin',
+			client_secret: 'sandbox-admin-secret',
+			scope: 'reportingapiv1',
+		}).toString(),
 	});
 	return ((await res.body.json()) as { access_token: string }).access_token;
 }
@@ -43,13 +48,22 @@ async function main(): Promise<void> {
 
 		const bearer = await token(sb.identityUrl);
 		// The whole window, so every seeded record is served.
-		const query = { FromDateTime: '2000-01-01T00:00:00Z', ToDateTime: '2100-01-01T00:00:00Z', ChunkLimit: '10000' };
+		const query = {
+			FromDateTime: '2000-01-01T00:00:00Z',
+			ToDateTime: '2100-01-01T00:00:00Z',
+			ChunkLimit: '10000',
+		};
 		started = performance.now();
 		served = 0;
 		let continuation = '';
 		do {
-			const params = new URLSearchParams({ ...query, ...(continuation ? { ContinuationToken: continuation } : {}) });
-			const res = await request(`${sb.reportingUrl}/v1/time-registrations?${params}`, { headers: { authorization: `Bearer ${bearer}` } });
+			const params = new URLSearchParams({
+				...query,
+				...(continuation ? { ContinuationToken: continuation } : {}),
+			});
+			const res = await request(`${sb.reportingUrl}/v1/time-registrations?${params}`, {
+				headers: { authorization: `Bearer ${bearer}` },
+			});
 			const page = (await res.body.json()) as { data: unknown[]; continuationToken?: string };
 			served += page.data.length;
 			continuation = page.continuationToken ?? '';
@@ -60,9 +74,15 @@ async function main(): Promise<void> {
 	const seed = stats(seedMs);
 	const serve = stats(serveMs);
 	const round = (v: number) => Math.round(v);
-	console.log(`sandbox benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
-	console.log(`seed ${SCALE} time registrations: min ${round(seed.min)} ms, median ${round(seed.median)} ms, max ${round(seed.max)} ms (target < 5000 ms)`);
-	console.log(`serve ${served} time registrations at ChunkLimit 10000: min ${round(serve.min)} ms, median ${round(serve.median)} ms, max ${round(serve.max)} ms (target < 2000 ms)`);
+	console.log(
+		`sandbox benchmark — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+	);
+	console.log(
+		`seed ${SCALE} time registrations: min ${round(seed.min)} ms, median ${round(seed.median)} ms, max ${round(seed.max)} ms (target < 5000 ms)`,
+	);
+	console.log(
+		`serve ${served} time registrations at ChunkLimit 10000: min ${round(serve.min)} ms, median ${round(serve.median)} ms, max ${round(serve.max)} ms (target < 2000 ms)`,
+	);
 }
 
 main().catch((error: unknown) => {

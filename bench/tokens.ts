@@ -15,22 +15,43 @@ const PAUSE_MS = 2_000;
 export async function run({ runs }: { runs: number }): Promise<Section> {
 	return withSandboxAndN8n(['--token-ttl', String(TTL_SECONDS)], {}, async (sandbox, bench) => {
 		const token = await sandbox.token('serviceapiv3');
-		const projects = (await (await fetch(`${sandbox.info.coreUrl}/api/v4/integration/projects`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string }[];
-		const body = { items: Array.from({ length: ITEMS }, (_, i) => ({ id: projects[i % projects.length].id })) };
+		const projects = (await (
+			await fetch(`${sandbox.info.coreUrl}/api/v4/integration/projects`, {
+				headers: { authorization: `Bearer ${token}` },
+			})
+		).json()) as { id: string }[];
+		const body = {
+			items: Array.from({ length: ITEMS }, (_, i) => ({ id: projects[i % projects.length].id })),
+		};
 		const nodes = (credential: Record<string, { id: string; name: string }>) => [
-			{ name: 'Items', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} } },
+			{
+				name: 'Items',
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
+			},
 			{
 				name: 'Get project',
 				type: 'n8n-nodes-fieldops.fieldOps',
 				typeVersion: 1,
-				parameters: { resource: 'project', operation: 'get', project: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
+				parameters: {
+					resource: 'project',
+					operation: 'get',
+					project: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
+				},
 				credentials: credential,
 			},
-			{ name: 'Count', type: 'n8n-nodes-base.summarize', typeVersion: 1.1, parameters: { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'id' }] }, options: {} } },
+			{
+				name: 'Count',
+				type: 'n8n-nodes-base.summarize',
+				typeVersion: 1.1,
+				parameters: { fieldsToSummarize: { values: [{ aggregation: 'count', field: 'id' }] }, options: {} },
+			},
 		];
 		const steady = await webhookWorkflow(bench, 'Bench: tokens, steady use', nodes(bench.fieldOpsCredential));
 		const check = (response: unknown) => {
-			if ((response as { count_id?: number }).count_id !== ITEMS) throw new Error(`expected ${ITEMS} projects, got ${JSON.stringify(response)}`);
+			if ((response as { count_id?: number }).count_id !== ITEMS)
+				throw new Error(`expected ${ITEMS} projects, got ${JSON.stringify(response)}`);
 		};
 
 		const tokens: number[] = [];
@@ -58,7 +79,11 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 			// A credential nobody has used yet, 100 items at once.
 			const name = `Field Ops (fresh ${i})`;
 			const id = await bench.n8n.createCredential(name, CREDENTIAL_TYPE, fieldOpsCredentialData(sandbox));
-			const firstUse = await webhookWorkflow(bench, `Bench: tokens, first use ${i}`, nodes({ [CREDENTIAL_TYPE]: { id, name } }));
+			const firstUse = await webhookWorkflow(
+				bench,
+				`Bench: tokens, first use ${i}`,
+				nodes({ [CREDENTIAL_TYPE]: { id, name } }),
+			);
 			await sandbox.resetStats();
 			check((await firstUse.run(body)).response);
 			const after = await sandbox.stats();
@@ -73,7 +98,12 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 				figure(`requests sent (${EXECUTIONS} executions × ${ITEMS} items)`, 'requests', requests),
 				figure('tokens issued', 'tokens', tokens),
 				figure('elapsed / ttl + 1 (expected tokens)', 'tokens', expected),
-				figure('tokens issued − expected', 'tokens', tokens.map((t, i) => t - expected[i]), { atMost: 0 }),
+				figure(
+					'tokens issued − expected',
+					'tokens',
+					tokens.map((t, i) => t - expected[i]),
+					{ atMost: 0 },
+				),
 				figure('401s received', '401s', unauthorized, { atMost: 0 }),
 				figure(`fresh credential, ${ITEMS} items at once: tokens issued`, 'tokens', fresh, { atMost: 1 }),
 				figure(`fresh credential, ${ITEMS} items at once: 401s`, '401s', freshUnauthorized, { atMost: 0 }),

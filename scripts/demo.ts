@@ -41,9 +41,16 @@ async function main(): Promise<void> {
 
 	try {
 		console.log('Building the package…');
-		execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, env: node24Env(), stdio: ['ignore', 'ignore', 'inherit'] });
+		execFileSync('npm', ['run', 'build', '--silent'], {
+			cwd: ROOT,
+			env: node24Env(),
+			stdio: ['ignore', 'ignore', 'inherit'],
+		});
 		const install = await ensureN8n();
-		if (!install.cached) console.log(`n8n ${install.version} installed in ${install.seconds.toFixed(0)} s (${install.diskUse}).`);
+		if (!install.cached)
+			console.log(
+				`n8n ${install.version} installed in ${install.seconds.toFixed(0)} s (${install.diskUse}).`,
+			);
 
 		sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT ?? 0) });
 		const admin = sandbox.clients.find((c) => c.administrator) ?? sandbox.clients[0];
@@ -67,10 +74,15 @@ async function main(): Promise<void> {
 
 		// The same check as the credential's Test button, so a broken set-up shows here rather than in the editor.
 		const test = await n8n.testCredential(credentialId, CREDENTIAL_TYPE);
-		const testLine = test.status === 'OK' ? 'connection tested OK' : `connection test FAILED: ${test.message}`;
+		const testLine =
+			test.status === 'OK' ? 'connection tested OK' : `connection test FAILED: ${test.message}`;
 
 		const examplesDir = join(ROOT, 'examples');
-		const files = existsSync(examplesDir) ? readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort() : [];
+		const files = existsSync(examplesDir)
+			? readdirSync(examplesDir)
+					.filter((f) => f.endsWith('.json'))
+					.sort()
+			: [];
 		const imported: string[] = [];
 		for (const file of files) {
 			const workflow = JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) as WorkflowFile;

@@ -10,7 +10,14 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..');
 const stage = join(root, '.lint-package');
-const PUBLISHED_SOURCES = ['package.json', 'eslint.config.mjs', 'tsconfig.json', 'nodes', 'credentials', 'icons'];
+const PUBLISHED_SOURCES = [
+	'package.json',
+	'eslint.config.mjs',
+	'tsconfig.json',
+	'nodes',
+	'credentials',
+	'icons',
+];
 
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage);
@@ -18,12 +25,17 @@ for (const entry of PUBLISHED_SOURCES) cpSync(join(root, entry), join(stage, ent
 symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'), 'dir');
 
 const fix = process.argv.includes('--fix');
-const result = spawnSync(join(root, 'node_modules', '.bin', 'n8n-node'), ['lint', ...(fix ? ['--fix'] : [])], {
-	cwd: stage,
-	stdio: 'inherit',
-});
+const result = spawnSync(
+	join(root, 'node_modules', '.bin', 'n8n-node'),
+	['lint', ...(fix ? ['--fix'] : [])],
+	{
+		cwd: stage,
+		stdio: 'inherit',
+	},
+);
 if (fix && result.status === 0) {
-	for (const entry of ['nodes', 'credentials']) cpSync(join(stage, entry), join(root, entry), { recursive: true });
+	for (const entry of ['nodes', 'credentials'])
+		cpSync(join(stage, entry), join(root, entry), { recursive: true });
 }
 rmSync(stage, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -30,11 +30,16 @@ async function main(): Promise<void> {
 
 		const results: [string, ScanResult][] = [
 			['source', await scanner.analyzePackage(root, scanner.SOURCE_FILE_PATTERNS)],
-			[`tarball (${packed[0].files.length} files)`, await scanner.analyzePackage(unpacked, ['**/*.js', 'package.json'])],
+			[
+				`tarball (${packed[0].files.length} files)`,
+				await scanner.analyzePackage(unpacked, ['**/*.js', 'package.json']),
+			],
 		];
 		let failed = false;
 		for (const [what, result] of results) {
-			console.log(`${result.passed ? '✅' : '❌'} verification scan of the ${what}${result.message ? `: ${result.message}` : ''}`);
+			console.log(
+				`${result.passed ? '✅' : '❌'} verification scan of the ${what}${result.message ? `: ${result.message}` : ''}`,
+			);
 			if (result.details) console.log(result.details);
 			failed ||= !result.passed;
 		}

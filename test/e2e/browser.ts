@@ -4,24 +4,42 @@
  */
 import { existsSync } from 'node:fs';
 
-import { chromium, selectors, type Browser, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
+import {
+	chromium,
+	selectors,
+	type Browser,
+	type ConsoleMessage,
+	type Locator,
+	type Page,
+} from 'playwright-core';
 
 /** n8n marks its elements with `data-test-id` (not Playwright's default `data-testid`). */
 selectors.setTestIdAttribute('data-test-id');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const INSTALL_HINT = 'install it with `apt-get install -y chromium` (Debian), or point CHROMIUM_PATH at a Chromium';
+const INSTALL_HINT =
+	'install it with `apt-get install -y chromium` (Debian), or point CHROMIUM_PATH at a Chromium';
 
 /** Headless Debian Chromium; throws (so the test fails, never skips) when it is missing or does not start. */
 export async function launchChromium(): Promise<Browser> {
-	if (!existsSync(CHROMIUM_PATH)) throw new Error(`The editor test needs Chromium, and ${CHROMIUM_PATH} does not exist: ${INSTALL_HINT}.`);
+	if (!existsSync(CHROMIUM_PATH))
+		throw new Error(`The editor test needs Chromium, and ${CHROMIUM_PATH} does not exist: ${INSTALL_HINT}.`);
 	try {
 		return await chromium.launch({
 			executablePath: CHROMIUM_PATH,
-			args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-extensions', '--no-first-run'],
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-dev-shm-usage',
+				'--disable-background-networking',
+				'--disable-extensions',
+				'--no-first-run',
+			],
 		});
 	} catch (error) {
-		throw new Error(`Chromium at ${CHROMIUM_PATH} did not start (${INSTALL_HINT}):\n${error instanceof Error ? error.message : String(error)}`);
+		throw new Error(
+			`Chromium at ${CHROMIUM_PATH} did not start (${INSTALL_HINT}):\n${error instanceof Error ? error.message : String(error)}`,
+		);
 	}
 }
 
@@ -98,7 +116,11 @@ export async function chooseOption(page: Page, scope: Locator, name: string, lab
 	const listId = await input.getAttribute('aria-controls');
 	if (!listId) throw new Error(`The "${name}" parameter is not a dropdown`);
 	const list = page.locator(`[id="${listId}"]`);
-	await list.getByTestId('parameter-input-item').filter({ has: page.getByText(label, { exact: true }) }).first().click();
+	await list
+		.getByTestId('parameter-input-item')
+		.filter({ has: page.getByText(label, { exact: true }) })
+		.first()
+		.click();
 	await waitForValue(input, label);
 }
 
@@ -130,7 +152,10 @@ export async function openLocatorList(page: Page, scope: Locator, name: string):
 	await locator.getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item');
 	// The list, or its error or empty state, whichever n8n shows.
-	await page.locator('[data-test-id="rlc-item"], [data-test-id="rlc-error-container"], :text("No results")').first().waitFor();
+	await page
+		.locator('[data-test-id="rlc-item"], [data-test-id="rlc-error-container"], :text("No results")')
+		.first()
+		.waitFor();
 	return items;
 }
 

@@ -12,8 +12,24 @@ import type { Browser, Page } from 'playwright-core';
 
 import { useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
-import { CREDENTIAL_TYPE, NODE_TYPE, OWNER, TRIGGER_NODE_TYPE, startN8n, type N8nInstance } from '../../scripts/n8n/run';
-import { chooseOption, launchChromium, openLocatorList, parameterInput, showsWholeValue, waitForValue, watchConsole, type ConsoleWatch } from './browser';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	OWNER,
+	TRIGGER_NODE_TYPE,
+	startN8n,
+	type N8nInstance,
+} from '../../scripts/n8n/run';
+import {
+	chooseOption,
+	launchChromium,
+	openLocatorList,
+	parameterInput,
+	showsWholeValue,
+	waitForValue,
+	watchConsole,
+	type ConsoleWatch,
+} from './browser';
 import { administrator, sandboxCredentialData } from './fixtures';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'editor');
@@ -69,7 +85,9 @@ function resourcesOf(node: NodeDescription): Resource[] {
 		value: option.value,
 		name: option.name,
 		operations: node.properties
-			.filter((p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(option.value))
+			.filter(
+				(p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(option.value),
+			)
 			.flatMap((p) => p.options ?? []),
 	}));
 }
@@ -83,7 +101,10 @@ function expectedParameters(node: NodeDescription, resource: string, operation: 
 		const show = p.displayOptions?.show;
 		if (!show || p.displayOptions?.hide || p.type === 'hidden' || p.type === 'notice') return false;
 		if (Object.keys(show).some((key) => key !== 'resource' && key !== 'operation')) return false;
-		return show.resource?.includes(resource) === true && (show.operation === undefined || show.operation.includes(operation));
+		return (
+			show.resource?.includes(resource) === true &&
+			(show.operation === undefined || show.operation.includes(operation))
+		);
 	});
 }
 
@@ -112,7 +133,11 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				const instance = await startN8n();
 				n8n = instance;
 				await instance.setupOwner();
-				credentialId = await instance.createCredential(CREDENTIAL_NAME, CREDENTIAL_TYPE, sandboxCredentialData(sb()));
+				credentialId = await instance.createCredential(
+					CREDENTIAL_NAME,
+					CREDENTIAL_TYPE,
+					sandboxCredentialData(sb()),
+				);
 				return instance;
 			})(),
 			launchChromium(),
@@ -153,7 +178,8 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	afterAll(async () => {
 		await browser?.close();
 		await n8n?.stop();
-		if (consoleWatch?.allowed.length) console.log(`allowed console errors:\n${consoleWatch.allowed.join('\n')}`);
+		if (consoleWatch?.allowed.length)
+			console.log(`allowed console errors:\n${consoleWatch.allowed.join('\n')}`);
 		console.log(`editor test timings (s): ${JSON.stringify(timings)}`);
 	});
 
@@ -168,10 +194,15 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				try {
 					await fn();
 					const errors = consoleWatch.take();
-					if (errors.length) throw new Error(`The editor logged ${errors.length} error(s):\n${errors.join('\n')}`);
+					if (errors.length)
+						throw new Error(`The editor logged ${errors.length} error(s):\n${errors.join('\n')}`);
 				} catch (error) {
-					await page?.screenshot({ path: join(ARTIFACTS, `failed-${name.replace(/\W+/g, '-').slice(0, 60)}.png`) }).catch(() => undefined);
-					throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- n8n log ---\n${n8n?.logTail(20) ?? ''}`);
+					await page
+						?.screenshot({ path: join(ARTIFACTS, `failed-${name.replace(/\W+/g, '-').slice(0, 60)}.png`) })
+						.catch(() => undefined);
+					throw new Error(
+						`${error instanceof Error ? error.message : String(error)}\n--- n8n log ---\n${n8n?.logTail(20) ?? ''}`,
+					);
 				} finally {
 					timings[name] = (Date.now() - started) / 1000;
 				}
@@ -204,7 +235,12 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				const read = (): PanelState => ({
 					resource: root.querySelector('[data-test-id="parameter-input-resource"] input')?.value ?? '',
 					inputs: all(root, '[data-test-id^="parameter-input-"]').map((e) => e.getAttribute('data-test-id')),
-					labels: all(root, '[data-test-id="input-label"]').map((e) => e.innerText.split('\n')[0].replace(/\s*\*$/, '').trim()),
+					labels: all(root, '[data-test-id="input-label"]').map((e) =>
+						e.innerText
+							.split('\n')[0]
+							.replace(/\s*\*$/, '')
+							.trim(),
+					),
 					text: root.innerText,
 					toasts: all(root.ownerDocument, '.el-notification')
 						.filter((e) => e.checkVisibility())
@@ -214,7 +250,10 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				return new Promise((resolve) => {
 					const poll = () => {
 						const state = read();
-						const complete = wanted.every((p) => state.inputs.includes(`parameter-input-${p.name}`) || state.labels.includes(p.displayName));
+						const complete = wanted.every(
+							(p) =>
+								state.inputs.includes(`parameter-input-${p.name}`) || state.labels.includes(p.displayName),
+						);
 						if (complete || Date.now() > until) resolve(state);
 						else setTimeout(poll, 25);
 					};
@@ -245,9 +284,15 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		const notFound: string[] = [];
 		for (const word of SEARCH_WORDS) {
 			await page.getByTestId('node-creator-search-bar').fill(word);
-			const hit = page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first();
+			const hit = page
+				.getByTestId('node-creator-item-name')
+				.filter({ hasText: /^Field Ops$/ })
+				.first();
 			// The search answers at once: Field Ops among the results, or n8n's "no results" (or other nodes).
-			await page.locator('[data-test-id="node-creator-item-name"], [data-test-id="node-creator-no-results"]').first().waitFor();
+			await page
+				.locator('[data-test-id="node-creator-item-name"], [data-test-id="node-creator-no-results"]')
+				.first()
+				.waitFor();
 			const found = await hit.waitFor({ timeout: 3_000 }).then(
 				() => true,
 				() => false,
@@ -264,7 +309,11 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await page.getByTestId('canvas-plus-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
 		// Node and trigger are one entry ("Field Ops"); it opens the node's details with triggers and actions.
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first().click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Field Ops$/ })
+			.first()
+			.click();
 		const creator = page.getByTestId('node-creator');
 		const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
 		const [first] = resourcesOf(node);
@@ -274,7 +323,10 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await actionsHeader.waitFor();
 		if (!(await firstItem.isVisible())) await actionsHeader.click();
 		await firstItem.waitFor();
-		const actionCount = node.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options ?? []).filter((o) => o.value !== CUSTOM_API_CALL).length;
+		const actionCount = node.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => p.options ?? [])
+			.filter((o) => o.value !== CUSTOM_API_CALL).length;
 		await actionsHeader.filter({ hasText: `(${actionCount})` }).waitFor();
 		await shot('node-creator');
 		await firstItem.click();
@@ -284,7 +336,9 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await waitForValue(parameterInput(panel(), 'operation'), first.operations[0].name);
 		// The credential saved before is picked by itself.
 		await page.getByTestId('node-credentials-select').locator('input').first().waitFor();
-		expect(await page.getByTestId('node-credentials-select').locator('input').first().inputValue()).toBe(CREDENTIAL_NAME);
+		expect(await page.getByTestId('node-credentials-select').locator('input').first().inputValue()).toBe(
+			CREDENTIAL_NAME,
+		);
 		expect(await problemsOnScreen()).toEqual([]);
 	});
 
@@ -305,11 +359,19 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 							// n8n's own panel for it: a pointer to the HTTP Request node, which takes our credential.
 							await panel().getByText('HTTP Request', { exact: false }).first().waitFor();
 						}
-						const expected = operation && operation.value !== CUSTOM_API_CALL ? expectedParameters(node, resource.value, operation.value) : [];
+						const expected =
+							operation && operation.value !== CUSTOM_API_CALL
+								? expectedParameters(node, resource.value, operation.value)
+								: [];
 						const state = await panelState(expected);
-						if (state.resource !== resource.name) failures.push(`${where}: the resource shows "${state.resource}"`);
+						if (state.resource !== resource.name)
+							failures.push(`${where}: the resource shows "${state.resource}"`);
 						const missing = expected
-							.filter((p) => !state.inputs.includes(`parameter-input-${p.name}`) && !state.labels.includes(p.displayName))
+							.filter(
+								(p) =>
+									!state.inputs.includes(`parameter-input-${p.name}`) &&
+									!state.labels.includes(p.displayName),
+							)
 							.map((p) => `${p.displayName} (${p.name})`);
 						if (missing.length) failures.push(`${where}: the panel lacks ${missing.join(', ')}`);
 						for (const problem of problemsIn(state)) failures.push(`${where}: ${problem}`);
@@ -318,10 +380,13 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 						const screenshot = SCREENSHOTS[`${resource.value}/${operation?.value}`];
 						if (screenshot) await shot(screenshot);
 					} catch (error) {
-						failures.push(`${where}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+						failures.push(
+							`${where}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+						);
 					}
 					// The first failing panel as it looked.
-					if (failuresBefore === 0 && failures.length > 0) await shot(`failed-${resource.value}-${operation?.value ?? 'none'}`);
+					if (failuresBefore === 0 && failures.length > 0)
+						await shot(`failed-${resource.value}-${operation?.value ?? 'none'}`);
 					count++;
 				}
 			}
@@ -341,12 +406,30 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await modal.getByTestId('credentials-config-container-test-success').waitFor();
 		// Our fields, in our order: the client first, then the token server, then each API ticked with its address
 		// (the Machine-State API is not ticked in this credential: its address is not asked for).
-		const shown = ['Client ID', 'Client Secret', 'Token Server URL', 'Use Core API', 'Core API URL', 'Use Reporting API', 'Reporting API URL', 'Use Machine-State API'];
+		const shown = [
+			'Client ID',
+			'Client Secret',
+			'Token Server URL',
+			'Use Core API',
+			'Core API URL',
+			'Use Reporting API',
+			'Reporting API URL',
+			'Use Machine-State API',
+		];
 		const byLabel = new Map(credential.properties.map((p) => [p.displayName, p.name]));
 		for (const label of shown) await modal.getByTestId(`parameter-input-${byLabel.get(label)}`).waitFor();
-		const labels = (await modal.getByTestId('credential-connection-parameter').allInnerTexts()).map((t) => t.split('\n')[0].replace(/\s*\*$/, '').trim());
+		const labels = (await modal.getByTestId('credential-connection-parameter').allInnerTexts()).map((t) =>
+			t
+				.split('\n')[0]
+				.replace(/\s*\*$/, '')
+				.trim(),
+		);
 		await shot('credential');
-		const fieldLabels = new Set(credential.properties.filter((p) => p.type !== 'notice' && p.type !== 'hidden').map((p) => p.displayName));
+		const fieldLabels = new Set(
+			credential.properties
+				.filter((p) => p.type !== 'notice' && p.type !== 'hidden')
+				.map((p) => p.displayName),
+		);
 		expect(labels.filter((label) => fieldLabels.has(label))).toEqual(shown);
 		expect(await parameterInput(modal, 'coreUrl').inputValue()).toBe(sb().coreUrl);
 		await page.keyboard.press('Escape');
@@ -359,9 +442,15 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	step('adds the Field Ops Trigger and switches through its records', async () => {
 		await page.getByTestId('node-creator-plus-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first().click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Field Ops$/ })
+			.first()
+			.click();
 		const creator = page.getByTestId('node-creator');
-		const onNew = creator.getByTestId('item-iterator-item').filter({ hasText: /^On Incident Registration Created/ });
+		const onNew = creator
+			.getByTestId('item-iterator-item')
+			.filter({ hasText: /^On Incident Registration Created/ });
 		// After a first node n8n shows the actions and folds the triggers away.
 		const triggersHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Triggers/ });
 		await triggersHeader.waitFor();
@@ -383,7 +472,9 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				await panel().getByTestId('parameter-input-startFrom').waitFor();
 				for (const problem of await problemsOnScreen()) failures.push(`${option.name}: ${problem}`);
 			} catch (error) {
-				failures.push(`${option.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+				failures.push(
+					`${option.name}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+				);
 			}
 		}
 		expect(failures).toEqual([]);
@@ -394,24 +485,58 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	const world = () => sb().sandbox.world;
 	const ownCompany = () => administrator(sb()).companyId;
 	/** A project of a subsidiary: its work orders belong to another company than the credential's own. */
-	const subsidiaryProject = () => [...world().projects.values()].find((p) => p.companyId !== ownCompany() && p.active && world().canAccessCompany(ownCompany(), p.companyId))!;
+	const subsidiaryProject = () =>
+		[...world().projects.values()].find(
+			(p) => p.companyId !== ownCompany() && p.active && world().canAccessCompany(ownCompany(), p.companyId),
+		)!;
 	const fieldOpsCredential = () => ({ [CREDENTIAL_TYPE]: { id: credentialId, name: CREDENTIAL_NAME } });
 	const manualTrigger = (items: Record<string, unknown>[]) => ({
-		node: { id: 'manual', name: 'Manual', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		node: {
+			id: 'manual',
+			name: 'Manual',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		pinData: { Manual: items.map((json) => ({ json })) },
 	});
 
 	/** Saves a workflow Manual (pinned items) → Field Ops nodes in a row, and opens it in the editor. */
-	const openWorkflow = async (name: string, items: Record<string, unknown>[], steps: { name: string; parameters: Record<string, unknown> }[]) => {
+	const openWorkflow = async (
+		name: string,
+		items: Record<string, unknown>[],
+		steps: { name: string; parameters: Record<string, unknown> }[],
+	) => {
 		const start = manualTrigger(items);
 		const nodes = [
 			start.node,
-			...steps.map((step, index) => ({ id: `step-${index}`, name: step.name, type: NODE_TYPE, typeVersion: 1, position: [260 * (index + 1), 0], parameters: step.parameters, credentials: fieldOpsCredential() })),
+			...steps.map((step, index) => ({
+				id: `step-${index}`,
+				name: step.name,
+				type: NODE_TYPE,
+				typeVersion: 1,
+				position: [260 * (index + 1), 0],
+				parameters: step.parameters,
+				credentials: fieldOpsCredential(),
+			})),
 		];
 		const names = nodes.map((node) => node.name);
-		const connections = Object.fromEntries(names.slice(0, -1).map((from, index) => [from, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]));
-		const created = await n8n!.rest('POST', '/workflows', { name, nodes, connections, settings: { executionOrder: 'v1' }, pinData: start.pinData, active: false });
-		if (created.status >= 300) throw new Error(`workflow "${name}" was not saved: ${created.status} ${JSON.stringify(created.body)}`);
+		const connections = Object.fromEntries(
+			names
+				.slice(0, -1)
+				.map((from, index) => [from, { main: [[{ node: names[index + 1], type: 'main', index: 0 }]] }]),
+		);
+		const created = await n8n!.rest('POST', '/workflows', {
+			name,
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1' },
+			pinData: start.pinData,
+			active: false,
+		});
+		if (created.status >= 300)
+			throw new Error(`workflow "${name}" was not saved: ${created.status} ${JSON.stringify(created.body)}`);
 		await page.goto(`${n8n!.url}/workflow/${created.body.id as string}`);
 		await page.getByTestId('canvas-node').first().waitFor();
 	};
@@ -429,7 +554,10 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	const executeOpenNode = async () => {
 		await ndv().getByTestId('node-execute-button').first().click();
 		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item").
-		await ndv().getByText(/^\d+ items?$/).first().waitFor({ timeout: 60_000 });
+		await ndv()
+			.getByText(/^\d+ items?$/)
+			.first()
+			.waitFor({ timeout: 60_000 });
 	};
 	const errorShown = async () => {
 		const message = ndv().getByTestId('node-error-message').first();
@@ -440,87 +568,127 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		};
 	};
 
-	step('shows locator modes whole, all projects without a search, and why the work-order list is empty', async () => {
-		await page.goto(`${n8n!.url}/workflow/new`);
-		await page.getByTestId('canvas-plus-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first().click();
-		const creator = page.getByTestId('node-creator');
-		const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
-		await actionsHeader.waitFor();
-		const getWorkOrder = creator.getByTestId('item-iterator-item').filter({ hasText: /^Get a work order$/ }).first();
-		if (!(await getWorkOrder.isVisible())) await actionsHeader.click();
-		await getWorkOrder.click();
-		await ndv().waitFor();
-		await waitForValue(parameterInput(panel(), 'operation'), 'Get');
+	step(
+		'shows locator modes whole, all projects without a search, and why the work-order list is empty',
+		async () => {
+			await page.goto(`${n8n!.url}/workflow/new`);
+			await page.getByTestId('canvas-plus-button').click();
+			await page.getByTestId('node-creator-search-bar').fill('Field Ops');
+			await page
+				.getByTestId('node-creator-item-name')
+				.filter({ hasText: /^Field Ops$/ })
+				.first()
+				.click();
+			const creator = page.getByTestId('node-creator');
+			const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
+			await actionsHeader.waitFor();
+			const getWorkOrder = creator
+				.getByTestId('item-iterator-item')
+				.filter({ hasText: /^Get a work order$/ })
+				.first();
+			if (!(await getWorkOrder.isVisible())) await actionsHeader.click();
+			await getWorkOrder.click();
+			await ndv().waitFor();
+			await waitForValue(parameterInput(panel(), 'operation'), 'Get');
 
-		// The work-order list before a project is chosen.
-		const workOrders = await openLocatorList(page, panel(), 'workOrder');
-		await shot('work-order-list-no-project');
-		const listText = await page.locator('[data-test-id="rlc-error-container"], :text("No results")').first().innerText();
-		await page.keyboard.press('Escape');
-		// n8n answers a list that says what to do first with HTTP 500, and the browser logs that request: expected here.
-		const logged = consoleWatch.take();
-		expect(logged.filter((line) => !/status of 500 .*\/rest\/dynamic-node-parameters\/resource-locator-results/.test(line))).toEqual([]);
+			// The work-order list before a project is chosen.
+			const workOrders = await openLocatorList(page, panel(), 'workOrder');
+			await shot('work-order-list-no-project');
+			const listText = await page
+				.locator('[data-test-id="rlc-error-container"], :text("No results")')
+				.first()
+				.innerText();
+			await page.keyboard.press('Escape');
+			// n8n answers a list that says what to do first with HTTP 500, and the browser logs that request: expected here.
+			const logged = consoleWatch.take();
+			expect(
+				logged.filter(
+					(line) => !/status of 500 .*\/rest\/dynamic-node-parameters\/resource-locator-results/.test(line),
+				),
+			).toEqual([]);
 
-		// Every project the client can reach, without typing a search.
-		const projects = await openLocatorList(page, panel(), 'project');
-		await projects.first().waitFor();
-		const shownProjects = await projects.allInnerTexts();
-		await shot('project-list');
-		await page.keyboard.press('Escape');
+			// Every project the client can reach, without typing a search.
+			const projects = await openLocatorList(page, panel(), 'project');
+			await projects.first().waitFor();
+			const shownProjects = await projects.allInnerTexts();
+			await shot('project-list');
+			await page.keyboard.press('Escape');
 
-		// Each mode of the project locator, as the mode selector shows it.
-		const modeSelector = panel().getByTestId('resource-locator-project').getByTestId('rlc-mode-selector');
-		const projectLocator = node.properties.find((p) => p.name === 'project') as unknown as { modes: { displayName: string; name: string }[] };
-		const cut: string[] = [];
-		for (const mode of projectLocator.modes) {
-			// n8n shows its own words for the list and ID modes.
-			const label = mode.name === 'list' ? 'From list' : mode.name === 'id' ? 'By ID' : mode.displayName;
-			await modeSelector.locator('input').first().click();
-			await page.locator('.el-select-dropdown__item:visible, [role="option"]:visible').filter({ hasText: label }).first().click();
-			await waitForValue(modeSelector.locator('input').first(), label);
-			if (!(await showsWholeValue(modeSelector.locator('input').first()))) cut.push(label);
-		}
-		await shot('locator-modes');
-		await closeNode();
+			// Each mode of the project locator, as the mode selector shows it.
+			const modeSelector = panel().getByTestId('resource-locator-project').getByTestId('rlc-mode-selector');
+			const projectLocator = node.properties.find((p) => p.name === 'project') as unknown as {
+				modes: { displayName: string; name: string }[];
+			};
+			const cut: string[] = [];
+			for (const mode of projectLocator.modes) {
+				// n8n shows its own words for the list and ID modes.
+				const label = mode.name === 'list' ? 'From list' : mode.name === 'id' ? 'By ID' : mode.displayName;
+				await modeSelector.locator('input').first().click();
+				await page
+					.locator('.el-select-dropdown__item:visible, [role="option"]:visible')
+					.filter({ hasText: label })
+					.first()
+					.click();
+				await waitForValue(modeSelector.locator('input').first(), label);
+				if (!(await showsWholeValue(modeSelector.locator('input').first()))) cut.push(label);
+			}
+			await shot('locator-modes');
+			await closeNode();
 
-		expect(cut).toEqual([]);
-		expect(await workOrders.count()).toBe(0);
-		expect(listText).toMatch(/project/i);
-		expect(listText).not.toMatch(/^No results$/);
-		const reachable = [...world().projects.values()].filter((p) => world().canAccessCompany(ownCompany(), p.companyId));
-		expect(shownProjects.length).toBe(reachable.length);
-	});
+			expect(cut).toEqual([]);
+			expect(await workOrders.count()).toBe(0);
+			expect(listText).toMatch(/project/i);
+			expect(listText).not.toMatch(/^No results$/);
+			const reachable = [...world().projects.values()].filter((p) =>
+				world().canAccessCompany(ownCompany(), p.companyId),
+			);
+			expect(shownProjects.length).toBe(reachable.length);
+		},
+	);
 
-	step('creates a work order with no ID typed: the project picked from the list, its company taken from it', async () => {
-		const project = subsidiaryProject();
-		await page.goto(`${n8n!.url}/workflow/new`);
-		await page.getByTestId('canvas-plus-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('work order');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first().click();
-		const creator = page.getByTestId('node-creator');
-		const create = creator.getByTestId('item-iterator-item').filter({ hasText: /^Create a work order$/ }).first();
-		const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
-		await actionsHeader.waitFor();
-		if (!(await create.isVisible())) await actionsHeader.click();
-		await create.click();
-		await ndv().waitFor();
-		await waitForValue(parameterInput(panel(), 'operation'), 'Create');
-		const items = await openLocatorList(page, panel(), 'project');
-		await items.filter({ hasText: project.projectNumber }).first().click();
-		await parameterInput(panel(), 'externalId').fill('E2E-WO-1');
-		await parameterInput(panel(), 'name').fill('Grøftegraving langs fylkesveien');
-		await shot('work-order-create-filled');
-		await executeOpenNode();
-		await shot('work-order-created');
-		const shown = await errorShown();
-		await closeNode();
+	step(
+		'creates a work order with no ID typed: the project picked from the list, its company taken from it',
+		async () => {
+			const project = subsidiaryProject();
+			await page.goto(`${n8n!.url}/workflow/new`);
+			await page.getByTestId('canvas-plus-button').click();
+			await page.getByTestId('node-creator-search-bar').fill('work order');
+			await page
+				.getByTestId('node-creator-item-name')
+				.filter({ hasText: /^Field Ops$/ })
+				.first()
+				.click();
+			const creator = page.getByTestId('node-creator');
+			const create = creator
+				.getByTestId('item-iterator-item')
+				.filter({ hasText: /^Create a work order$/ })
+				.first();
+			const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
+			await actionsHeader.waitFor();
+			if (!(await create.isVisible())) await actionsHeader.click();
+			await create.click();
+			await ndv().waitFor();
+			await waitForValue(parameterInput(panel(), 'operation'), 'Create');
+			const items = await openLocatorList(page, panel(), 'project');
+			await items.filter({ hasText: project.projectNumber }).first().click();
+			await parameterInput(panel(), 'externalId').fill('E2E-WO-1');
+			await parameterInput(panel(), 'name').fill('Grøftegraving langs fylkesveien');
+			await shot('work-order-create-filled');
+			await executeOpenNode();
+			await shot('work-order-created');
+			const shown = await errorShown();
+			await closeNode();
 
-		expect(shown).toEqual({ message: '', description: '' });
-		const created = [...world().tasks.values()].find((t) => t.externalId === 'E2E-WO-1');
-		expect(created).toMatchObject({ projectId: project.id, companyId: project.companyId, name: 'Grøftegraving langs fylkesveien', active: true });
-	});
+			expect(shown).toEqual({ message: '', description: '' });
+			const created = [...world().tasks.values()].find((t) => t.externalId === 'E2E-WO-1');
+			expect(created).toMatchObject({
+				projectId: project.id,
+				companyId: project.companyId,
+				name: 'Grøftegraving langs fylkesveien',
+				active: true,
+			});
+		},
+	);
 
 	step('creates machines, one per input item, with no ID typed (the credential’s own company)', async () => {
 		await openWorkflow(
@@ -529,7 +697,17 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				{ number: 'E2E-M-1', name: 'Gravemaskin 14 t' },
 				{ number: 'E2E-M-2', name: 'Hjullaster' },
 			],
-			[{ name: 'Create machines', parameters: { resource: 'machine', operation: 'createMany', machineNumber: '={{ $json.number }}', additionalFields: { name: '={{ $json.name }}' } } }],
+			[
+				{
+					name: 'Create machines',
+					parameters: {
+						resource: 'machine',
+						operation: 'createMany',
+						machineNumber: '={{ $json.number }}',
+						additionalFields: { name: '={{ $json.name }}' },
+					},
+				},
+			],
 		);
 		await openNode('Create machines');
 		await shot('machines-create-many-panel');
@@ -548,7 +726,12 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 
 	step('reports the saved first item when the second fails, in the user’s item numbers', async () => {
 		const project = subsidiaryProject();
-		const projectValue = { __rl: true, mode: 'list', value: project.id, cachedResultName: `${project.projectNumber} – ${project.name}` };
+		const projectValue = {
+			__rl: true,
+			mode: 'list',
+			value: project.id,
+			cachedResultName: `${project.projectNumber} – ${project.name}`,
+		};
 		await openWorkflow(
 			'Work orders from a list',
 			[
@@ -556,7 +739,19 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				{ externalId: 'E2E-PS-1', name: 'Riving, igjen' },
 			],
 			// companyId: what the node before issue #16 required (ignored since); it lets the older build run this too.
-			[{ name: 'Create work orders', parameters: { resource: 'workOrder', operation: 'create', project: projectValue, companyId: project.companyId, externalId: '={{ $json.externalId }}', name: '={{ $json.name }}' } }],
+			[
+				{
+					name: 'Create work orders',
+					parameters: {
+						resource: 'workOrder',
+						operation: 'create',
+						project: projectValue,
+						companyId: project.companyId,
+						externalId: '={{ $json.externalId }}',
+						name: '={{ $json.name }}',
+					},
+				},
+			],
 		);
 		await shot('canvas-subtitles');
 		const subtitle = await canvasNode('Create work orders').innerText();
@@ -578,10 +773,30 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 
 	step('says which date format it wants, with the value, for a date typed as 24.12.2026', async () => {
 		const project = subsidiaryProject();
-		const projectValue = { __rl: true, mode: 'list', value: project.id, cachedResultName: `${project.projectNumber} – ${project.name}` };
-		await openWorkflow('A typed date', [{}], [
-			{ name: 'Create a work order', parameters: { resource: 'workOrder', operation: 'create', project: projectValue, companyId: project.companyId, externalId: 'E2E-DATE-1', name: 'Dato', additionalFields: { startDate: '24.12.2026' } } },
-		]);
+		const projectValue = {
+			__rl: true,
+			mode: 'list',
+			value: project.id,
+			cachedResultName: `${project.projectNumber} – ${project.name}`,
+		};
+		await openWorkflow(
+			'A typed date',
+			[{}],
+			[
+				{
+					name: 'Create a work order',
+					parameters: {
+						resource: 'workOrder',
+						operation: 'create',
+						project: projectValue,
+						companyId: project.companyId,
+						externalId: 'E2E-DATE-1',
+						name: 'Dato',
+						additionalFields: { startDate: '24.12.2026' },
+					},
+				},
+			],
+		);
 		await openNode('Create a work order');
 		await executeOpenNode();
 		await shot('date-error');
@@ -603,7 +818,12 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await banner.waitFor({ timeout: 60_000 });
 		const details = modal.getByText('More details', { exact: true }).first();
 		if (await details.isVisible()) await details.click();
-		await shot(`credential-${name.replace(/^Field Ops /, '').replace(/\W+/g, '-').replace(/^-|-$/g, '')}`);
+		await shot(
+			`credential-${name
+				.replace(/^Field Ops /, '')
+				.replace(/\W+/g, '-')
+				.replace(/^-|-$/g, '')}`,
+		);
 		const text = await modal.innerText();
 		await page.keyboard.press('Escape');
 		await modal.waitFor({ state: 'hidden' });
@@ -612,30 +832,51 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		return text;
 	};
 
-	step('explains in plain words which credential field to fix: wrong secret, wrong token URL, unreachable host', async () => {
-		const wrongSecret = await credentialProblem('Field Ops wrong secret', { clientSecret: 'not-the-secret' });
-		const wrongTokenUrl = await credentialProblem('Field Ops wrong token URL', { identityUrl: `${sb().identityUrl}/identity` });
-		const unreachable = await credentialProblem('Field Ops unreachable host', { identityUrl: 'http://127.0.0.1:9', coreUrl: 'http://127.0.0.1:9' });
+	step(
+		'explains in plain words which credential field to fix: wrong secret, wrong token URL, unreachable host',
+		async () => {
+			const wrongSecret = await credentialProblem('Field Ops wrong secret', {
+				clientSecret: 'not-the-secret',
+			});
+			const wrongTokenUrl = await credentialProblem('Field Ops wrong token URL', {
+				identityUrl: `${sb().identityUrl}/identity`,
+			});
+			const unreachable = await credentialProblem('Field Ops unreachable host', {
+				identityUrl: 'http://127.0.0.1:9',
+				coreUrl: 'http://127.0.0.1:9',
+			});
 
-		expect(wrongSecret).toMatch(/Client Secret/);
-		expect(wrongTokenUrl).toMatch(/Token Server URL/);
-		expect(unreachable).toMatch(/Token Server URL/);
-		for (const text of [wrongSecret, wrongTokenUrl, unreachable]) expect(text).not.toMatch(/ECONNREFUSED|HTTP status|invalid_client/);
-	});
+			expect(wrongSecret).toMatch(/Client Secret/);
+			expect(wrongTokenUrl).toMatch(/Token Server URL/);
+			expect(unreachable).toMatch(/Token Server URL/);
+			for (const text of [wrongSecret, wrongTokenUrl, unreachable])
+				expect(text).not.toMatch(/ECONNREFUSED|HTTP status|invalid_client/);
+		},
+	);
 
 	step('Fetch Test Event with Events "Changed" says what there is, not "create one"', async () => {
 		await page.goto(`${n8n!.url}/workflow/new`);
 		await page.getByTestId('canvas-plus-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		await page.getByTestId('node-creator-item-name').filter({ hasText: /^Field Ops$/ }).first().click();
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Field Ops$/ })
+			.first()
+			.click();
 		const creator = page.getByTestId('node-creator');
 		const triggersHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Triggers/ });
 		await triggersHeader.waitFor();
-		const incident = creator.getByTestId('item-iterator-item').filter({ hasText: /incident registration/i }).first();
+		const incident = creator
+			.getByTestId('item-iterator-item')
+			.filter({ hasText: /incident registration/i })
+			.first();
 		const anyTrigger = creator.getByTestId('item-iterator-item').filter({ hasText: /^On / }).first();
 		if (!(await anyTrigger.isVisible())) await triggersHeader.click();
 		await shot('trigger-actions');
-		const triggerNames = await creator.getByTestId('item-iterator-item').filter({ hasText: /^On / }).allInnerTexts();
+		const triggerNames = await creator
+			.getByTestId('item-iterator-item')
+			.filter({ hasText: /^On / })
+			.allInnerTexts();
 		await ((await incident.isVisible()) ? incident : anyTrigger).click();
 		await ndv().waitFor();
 		await chooseOption(page, panel(), 'feed', 'Incident Registrations').catch(() => undefined);

@@ -10,7 +10,10 @@ import { CREDENTIAL_TYPE, NODE_TYPE, type N8nInstance, type WorkflowFile } from 
 export const administrator = (sb: RunningSandbox) => sb.clients.find((c) => c.administrator) ?? sb.clients[0];
 
 /** The credential's data for the sandbox's administrator client (the editor's form, as saved). */
-export function sandboxCredentialData(sb: RunningSandbox, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function sandboxCredentialData(
+	sb: RunningSandbox,
+	overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
 	const admin = administrator(sb);
 	return {
 		environment: 'test',
@@ -28,9 +31,14 @@ export function sandboxCredentialData(sb: RunningSandbox, overrides: Record<stri
 }
 
 /** Calls a production webhook; retries briefly while n8n registers it after activation. */
-export async function callWebhook(n8n: N8nInstance, path: string, body: string | FormData = '{}'): Promise<Response> {
+export async function callWebhook(
+	n8n: N8nInstance,
+	path: string,
+	body: string | FormData = '{}',
+): Promise<Response> {
 	for (let attempt = 0; ; attempt++) {
-		const headers: Record<string, string> = typeof body === 'string' ? { 'content-type': 'application/json' } : {};
+		const headers: Record<string, string> =
+			typeof body === 'string' ? { 'content-type': 'application/json' } : {};
 		const answer = await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers, body });
 		if (answer.status !== 404 || attempt >= 40) return answer;
 		await answer.arrayBuffer();
@@ -42,7 +50,11 @@ export async function callWebhook(n8n: N8nInstance, path: string, body: string |
  * Start → Field Ops Project → Get Many (Return All). With `webhookPath` Start is a production webhook answering
  * with every item; without, a manual trigger (for `n8n execute`).
  */
-export function projectsWorkflow(name: string, credential: { id: string; name: string }, webhookPath?: string): WorkflowFile {
+export function projectsWorkflow(
+	name: string,
+	credential: { id: string; name: string },
+	webhookPath?: string,
+): WorkflowFile {
 	const start = webhookPath
 		? {
 				id: 'start',
@@ -51,9 +63,21 @@ export function projectsWorkflow(name: string, credential: { id: string; name: s
 				typeVersion: 2,
 				position: [0, 0],
 				webhookId: webhookPath,
-				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries' },
+				parameters: {
+					httpMethod: 'POST',
+					path: webhookPath,
+					responseMode: 'lastNode',
+					responseData: 'allEntries',
+				},
 			}
-		: { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+		: {
+				id: 'start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			};
 	const fieldOps = {
 		id: 'field-ops',
 		name: 'Field Ops',
@@ -63,12 +87,19 @@ export function projectsWorkflow(name: string, credential: { id: string; name: s
 		parameters: { resource: 'project', operation: 'getAll', returnAll: true },
 		credentials: { [CREDENTIAL_TYPE]: credential },
 	};
-	return { name, nodes: [start, fieldOps], connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } }, settings: { executionOrder: 'v1' } };
+	return {
+		name,
+		nodes: [start, fieldOps],
+		connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /** The administrator client's project ids read directly from the sandbox, sorted: what `projectsWorkflow` must return. */
 export async function sandboxProjectIds(sb: RunningSandbox): Promise<string[]> {
-	const direct = await call<{ id: string }[]>(sb.coreUrl, '/api/v4/integration/projects', { token: await tokenFor(sb, administrator(sb).clientId) });
+	const direct = await call<{ id: string }[]>(sb.coreUrl, '/api/v4/integration/projects', {
+		token: await tokenFor(sb, administrator(sb).clientId),
+	});
 	if (direct.status !== 200) throw new Error(`the sandbox answered ${direct.status} to GET projects`);
 	return direct.body.map((p) => p.id).sort();
 }

@@ -11,8 +11,22 @@ import { join } from 'node:path';
 import { csvRecords } from '../helpers/csv';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
-import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE, startN8n, nodeOutput, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
-import { administrator, callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	TOOL_NODE_TYPE,
+	startN8n,
+	nodeOutput,
+	type N8nInstance,
+	type WorkflowFile,
+} from '../../scripts/n8n/run';
+import {
+	administrator,
+	callWebhook,
+	projectsWorkflow,
+	sandboxCredentialData,
+	sandboxProjectIds,
+} from './fixtures';
 
 const timings: Record<string, number> = {};
 
@@ -23,7 +37,8 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 	let credentialForCli = '';
 	let projectIds: string[] = [];
 
-	const credentialData = (secret?: string) => sandboxCredentialData(sb(), secret ? { clientSecret: secret } : {});
+	const credentialData = (secret?: string) =>
+		sandboxCredentialData(sb(), secret ? { clientSecret: secret } : {});
 
 	beforeAll(async () => {
 		const started = Date.now();
@@ -45,7 +60,9 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			try {
 				await fn();
 			} catch (error) {
-				throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- n8n log ---\n${n8n?.logTail(30) ?? ''}`);
+				throw new Error(
+					`${error instanceof Error ? error.message : String(error)}\n--- n8n log ---\n${n8n?.logTail(30) ?? ''}`,
+				);
 			} finally {
 				timings[name] = (Date.now() - started) / 1000;
 			}
@@ -75,8 +92,12 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		const credentialId = await n8n.createCredential('Field Ops examples', CREDENTIAL_TYPE, credentialData());
 		for (const file of files) {
 			const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8')) as WorkflowFile;
-			expect({ file, unknown: workflow.nodes.map((n) => n.type).filter((type) => !known.has(type)) }).toEqual({ file, unknown: [] });
-			const id = await n8n.importWorkflow(workflow, { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops examples' } });
+			expect({ file, unknown: workflow.nodes.map((n) => n.type).filter((type) => !known.has(type)) }).toEqual(
+				{ file, unknown: [] },
+			);
+			const id = await n8n.importWorkflow(workflow, {
+				[CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops examples' },
+			});
 			expect((await n8n.api('GET', `/workflows/${id}`)).body.name).toBe(workflow.name);
 		}
 	});
@@ -87,23 +108,34 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		// The saved credential as the editor sends it (secret redacted, restored by n8n).
 		expect(await n8n.testCredential(good, CREDENTIAL_TYPE)).toMatchObject({ status: 'OK' });
 
-		const wrong = await n8n.createCredential('Field Ops (wrong secret)', CREDENTIAL_TYPE, credentialData('wrong-secret'));
+		const wrong = await n8n.createCredential(
+			'Field Ops (wrong secret)',
+			CREDENTIAL_TYPE,
+			credentialData('wrong-secret'),
+		);
 		const bad = await n8n.testCredential(wrong, CREDENTIAL_TYPE);
 		expect(bad.status).toBe('Error');
 		console.log(`credential test with a wrong secret: ${bad.message}`);
 		// As in the editor: a secret edited in the form (not saved yet) is what gets tested.
-		expect((await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData('wrong-secret'))).status).toBe('Error');
+		expect((await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData('wrong-secret'))).status).toBe(
+			'Error',
+		);
 	});
 
 	timed('runs Project → Get Many in the n8n server and returns the company’s projects', async () => {
 		const credentialId = await n8n.createCredential('Field Ops e2e', CREDENTIAL_TYPE, credentialData());
 		const path = randomUUID();
-		const workflowId = await n8n.importWorkflow(projectsWorkflow('Field Ops e2e: projects', { id: credentialId, name: 'Field Ops e2e' }, path));
+		const workflowId = await n8n.importWorkflow(
+			projectsWorkflow('Field Ops e2e: projects', { id: credentialId, name: 'Field Ops e2e' }, path),
+		);
 		await n8n.activateWorkflow(workflowId);
 
 		const answer = await callWebhook(n8n, path);
 		const text = await answer.text();
-		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
+		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({
+			status: 200,
+			text: '',
+		});
 		const returned = JSON.parse(text) as { id: string }[];
 
 		// The same list read directly from the sandbox with the client's token.
@@ -113,115 +145,219 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 
 		// n8n saved the execution with the node's output.
 		const execution = await n8n.latestExecution(workflowId);
-		expect(nodeOutput(execution, 'Field Ops').map((p) => p.id).sort()).toEqual(expected);
+		expect(
+			nodeOutput(execution, 'Field Ops')
+				.map((p) => p.id)
+				.sort(),
+		).toEqual(expected);
 		credentialForCli = credentialId;
 		projectIds = expected;
 	});
 
 	timed('runs the same with a manual trigger through `n8n execute` (how the examples are run)', async () => {
 		expect(projectIds.length).toBeGreaterThan(0);
-		const workflowId = await n8n.importWorkflow(projectsWorkflow('Field Ops e2e: projects (manual)', { id: credentialForCli, name: 'Field Ops e2e' }));
+		const workflowId = await n8n.importWorkflow(
+			projectsWorkflow('Field Ops e2e: projects (manual)', { id: credentialForCli, name: 'Field Ops e2e' }),
+		);
 		const run = await n8n.executeWithCli(workflowId);
-		expect(nodeOutput(run, 'Field Ops').map((p) => p.id).sort()).toEqual(projectIds);
+		expect(
+			nodeOutput(run, 'Field Ops')
+				.map((p) => p.id)
+				.sort(),
+		).toEqual(projectIds);
 	});
 
 	/** An example started by a webhook in place of its schedule (its output is large for `n8n execute`'s stdout), `replace` maps other nodes. */
-	const runScheduledExample = async (example: WorkflowFile, replace: (node: WorkflowFile['nodes'][number]) => WorkflowFile['nodes'][number] = (node) => node) => {
+	const runScheduledExample = async (
+		example: WorkflowFile,
+		replace: (node: WorkflowFile['nodes'][number]) => WorkflowFile['nodes'][number] = (node) => node,
+	) => {
 		const path = randomUUID();
 		const nodes = example.nodes.map((node) =>
 			node.type === 'n8n-nodes-base.scheduleTrigger'
-				? { ...node, type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' } }
+				? {
+						...node,
+						type: 'n8n-nodes-base.webhook',
+						typeVersion: 2,
+						webhookId: path,
+						parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+					}
 				: replace(node),
 		);
-		const workflowId = await n8n.importWorkflow({ ...example, nodes }, { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } });
+		const workflowId = await n8n.importWorkflow(
+			{ ...example, nodes },
+			{ [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } },
+		);
 		await n8n.activateWorkflow(workflowId);
 		expect((await callWebhook(n8n, path)).status).toBe(200);
 		return await n8n.latestExecution(workflowId);
 	};
 
-	timed('runs the "Weekly hours to spreadsheet" example: last week’s time registrations, simplified, become one xlsx file', async () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const execution = await runScheduledExample(require('../../examples/weekly-hours-to-spreadsheet.json'));
+	timed(
+		'runs the "Weekly hours to spreadsheet" example: last week’s time registrations, simplified, become one xlsx file',
+		async () => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const execution = await runScheduledExample(require('../../examples/weekly-hours-to-spreadsheet.json'));
 
-		const records = nodeOutput(execution, "Last week's time registrations");
-		expect(records.length).toBeGreaterThan(0);
-		// Simplify's columns (the node is version 1.1), times in n8n's time zone.
-		expect(Object.keys(records[0])).toEqual(['Employee', 'Employee Number', 'Project Number', 'Project', 'Work Order', 'Date', 'Start', 'End', 'Hours', 'Approved', 'Comment', 'Last Changed']);
-		expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
-		// Last week in n8n's time zone (America/New_York unless set), while `Date` is the UTC calendar day: the
-		// week's 168 hours touch at most 8 UTC days, ending at most 8 days ago.
-		const days = records.map((r) => Date.parse(`${String(r.Date)}T12:00:00Z`));
-		expect(Math.max(...days) - Math.min(...days)).toBeLessThanOrEqual(7 * 86_400_000);
-		expect(Date.now() - Math.max(...days)).toBeLessThan(9 * 86_400_000);
-		const file = execution.data.resultData.runData['Spreadsheet (xlsx)'][0].data.main[0][0];
-		expect(file.binary.data).toMatchObject({ fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/), fileExtension: 'xlsx' });
-	});
+			const records = nodeOutput(execution, "Last week's time registrations");
+			expect(records.length).toBeGreaterThan(0);
+			// Simplify's columns (the node is version 1.1), times in n8n's time zone.
+			expect(Object.keys(records[0])).toEqual([
+				'Employee',
+				'Employee Number',
+				'Project Number',
+				'Project',
+				'Work Order',
+				'Date',
+				'Start',
+				'End',
+				'Hours',
+				'Approved',
+				'Comment',
+				'Last Changed',
+			]);
+			expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+			// Last week in n8n's time zone (America/New_York unless set), while `Date` is the UTC calendar day: the
+			// week's 168 hours touch at most 8 UTC days, ending at most 8 days ago.
+			const days = records.map((r) => Date.parse(`${String(r.Date)}T12:00:00Z`));
+			expect(Math.max(...days) - Math.min(...days)).toBeLessThanOrEqual(7 * 86_400_000);
+			expect(Date.now() - Math.max(...days)).toBeLessThan(9 * 86_400_000);
+			const file = execution.data.resultData.runData['Spreadsheet (xlsx)'][0].data.main[0][0];
+			expect(file.binary.data).toMatchObject({
+				fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/),
+				fileExtension: 'xlsx',
+			});
+		},
+	);
 
-	timed('runs the "Weekly hours to CSV file" example: the file streams into n8n’s binary data on disk and reaches the e-mail node', async () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const example = require('../../examples/weekly-hours-to-csv-file.json') as WorkflowFile;
-		// No mail server here: the e-mail node becomes a No-Op that passes the file on.
-		const execution = await runScheduledExample(example, (node) =>
-			node.type === 'n8n-nodes-base.emailSend' ? { ...node, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {}, credentials: undefined } : node,
-		);
-		const [file] = execution.data.resultData.runData["Last week's hours as a CSV file"][0].data.main[0];
-		expect(file.binary.data).toMatchObject({ id: expect.stringMatching(/^filesystem/), mimeType: 'text/csv', fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/) });
-		expect(file.json.records).toBeGreaterThan(0);
-		// The bytes as n8n stored them (filesystem binary data, n8n's default): a BOM, Simplify's header, one row per record.
-		const fileId = String(file.binary.data.id).split(':')[1];
-		const where = readdirSync(join(n8n.userFolder, '.n8n'), { recursive: true }).map(String).find((path) => path.endsWith(fileId));
-		const stored = readFileSync(join(n8n.userFolder, '.n8n', String(where)), 'utf8');
-		expect(stored.startsWith('\uFEFFEmployee,Employee Number,Project Number,Project,Work Order,Date,Start,End,Hours,Approved,Comment,Last Changed\r\n')).toBe(true);
-		expect(csvRecords(stored.slice(1)).records).toHaveLength(file.json.records);
-		const [mailed] = execution.data.resultData.runData['Email it to payroll'][0].data.main[0];
-		expect(mailed.binary.data.id).toBe(file.binary.data.id);
-	});
-	timed('runs the "E-mail attachments → project documents" example: both attachments land on the project named in the subject', async () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const example = require('../../examples/email-attachments-to-project-documents.json') as WorkflowFile;
-		// No mail server here: a webhook receives the mail as multipart form data, and an Edit Fields node shapes it
-		// like the IMAP trigger's output (`subject` in json, the files as attachment_0, attachment_1). The Field Ops
-		// node is the example's, untouched.
-		const path = randomUUID();
-		const imap = example.nodes.find((node) => node.type === 'n8n-nodes-base.emailReadImap');
-		if (!imap) throw new Error('the example has no IMAP trigger any more: update this test');
-		const nodes = [
-			...example.nodes.filter((node) => node !== imap),
-			{ id: 'mail-1', name: 'Mail (webhook)', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [-260, 0], webhookId: path, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} } },
-			{
-				id: 'mail-2',
-				name: imap.name,
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [0, 0],
-				parameters: {
-					mode: 'manual',
-					assignments: { assignments: [{ id: 'subject', name: 'subject', value: '={{ $json.body.subject }}', type: 'string' }] },
-					includeOtherFields: true,
-					options: { stripBinary: false },
+	timed(
+		'runs the "Weekly hours to CSV file" example: the file streams into n8n’s binary data on disk and reaches the e-mail node',
+		async () => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const example = require('../../examples/weekly-hours-to-csv-file.json') as WorkflowFile;
+			// No mail server here: the e-mail node becomes a No-Op that passes the file on.
+			const execution = await runScheduledExample(example, (node) =>
+				node.type === 'n8n-nodes-base.emailSend'
+					? { ...node, type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {}, credentials: undefined }
+					: node,
+			);
+			const [file] = execution.data.resultData.runData["Last week's hours as a CSV file"][0].data.main[0];
+			expect(file.binary.data).toMatchObject({
+				id: expect.stringMatching(/^filesystem/),
+				mimeType: 'text/csv',
+				fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/),
+			});
+			expect(file.json.records).toBeGreaterThan(0);
+			// The bytes as n8n stored them (filesystem binary data, n8n's default): a BOM, Simplify's header, one row per record.
+			const fileId = String(file.binary.data.id).split(':')[1];
+			const where = readdirSync(join(n8n.userFolder, '.n8n'), { recursive: true })
+				.map(String)
+				.find((path) => path.endsWith(fileId));
+			const stored = readFileSync(join(n8n.userFolder, '.n8n', String(where)), 'utf8');
+			expect(
+				stored.startsWith(
+					'\uFEFFEmployee,Employee Number,Project Number,Project,Work Order,Date,Start,End,Hours,Approved,Comment,Last Changed\r\n',
+				),
+			).toBe(true);
+			expect(csvRecords(stored.slice(1)).records).toHaveLength(file.json.records);
+			const [mailed] = execution.data.resultData.runData['Email it to payroll'][0].data.main[0];
+			expect(mailed.binary.data.id).toBe(file.binary.data.id);
+		},
+	);
+	timed(
+		'runs the "E-mail attachments → project documents" example: both attachments land on the project named in the subject',
+		async () => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const example = require('../../examples/email-attachments-to-project-documents.json') as WorkflowFile;
+			// No mail server here: a webhook receives the mail as multipart form data, and an Edit Fields node shapes it
+			// like the IMAP trigger's output (`subject` in json, the files as attachment_0, attachment_1). The Field Ops
+			// node is the example's, untouched.
+			const path = randomUUID();
+			const imap = example.nodes.find((node) => node.type === 'n8n-nodes-base.emailReadImap');
+			if (!imap) throw new Error('the example has no IMAP trigger any more: update this test');
+			const nodes = [
+				...example.nodes.filter((node) => node !== imap),
+				{
+					id: 'mail-1',
+					name: 'Mail (webhook)',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [-260, 0],
+					webhookId: path,
+					parameters: {
+						httpMethod: 'POST',
+						path,
+						responseMode: 'lastNode',
+						responseData: 'allEntries',
+						options: {},
+					},
 				},
-			},
-		];
-		const connections = { ...(example.connections as Record<string, unknown>), 'Mail (webhook)': { main: [[{ node: imap.name, type: 'main', index: 0 }]] } };
-		const workflowId = await n8n.importWorkflow({ ...example, nodes, connections }, { [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } });
-		await n8n.activateWorkflow(workflowId);
+				{
+					id: 'mail-2',
+					name: imap.name,
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [0, 0],
+					parameters: {
+						mode: 'manual',
+						assignments: {
+							assignments: [
+								{ id: 'subject', name: 'subject', value: '={{ $json.body.subject }}', type: 'string' },
+							],
+						},
+						includeOtherFields: true,
+						options: { stripBinary: false },
+					},
+				},
+			];
+			const connections = {
+				...(example.connections as Record<string, unknown>),
+				'Mail (webhook)': { main: [[{ node: imap.name, type: 'main', index: 0 }]] },
+			};
+			const workflowId = await n8n.importWorkflow(
+				{ ...example, nodes, connections },
+				{ [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } },
+			);
+			await n8n.activateWorkflow(workflowId);
 
-		const token = await tokenFor(sb(), administrator(sb()).clientId);
-		const project = ((await call(sb().coreUrl, '/api/v4/integration/projects', { token })).body as { id: string; projectNumber: string }[])[0];
-		const mail = new FormData();
-		mail.append('subject', `[${project.projectNumber}] Reviderte tegninger`);
-		mail.append('attachment_0', new Blob(['%PDF-1.4 A'], { type: 'application/pdf' }), 'Tegning A.pdf');
-		mail.append('attachment_1', new Blob(['%PDF-1.4 B'], { type: 'application/pdf' }), 'Tegning_bærevegg_ø.pdf');
-		const answer = await callWebhook(n8n, path, mail);
-		const text = await answer.text();
-		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({ status: 200, text: '' });
-		const [result] = JSON.parse(text) as { successful: boolean; section: string; files: { name: string; size: number }[] }[];
-		expect(result).toMatchObject({ successful: true, section: 'E-post' });
-		// n8n's webhook stores multipart files in the order they finish parsing, so the upload order varies.
-		expect(result.files.map((f) => [f.name, f.size]).sort()).toEqual([['Tegning A.pdf', 10], ['Tegning_bærevegg_ø.pdf', 10]]);
+			const token = await tokenFor(sb(), administrator(sb()).clientId);
+			const project = (
+				(await call(sb().coreUrl, '/api/v4/integration/projects', { token })).body as {
+					id: string;
+					projectNumber: string;
+				}[]
+			)[0];
+			const mail = new FormData();
+			mail.append('subject', `[${project.projectNumber}] Reviderte tegninger`);
+			mail.append('attachment_0', new Blob(['%PDF-1.4 A'], { type: 'application/pdf' }), 'Tegning A.pdf');
+			mail.append(
+				'attachment_1',
+				new Blob(['%PDF-1.4 B'], { type: 'application/pdf' }),
+				'Tegning_bærevegg_ø.pdf',
+			);
+			const answer = await callWebhook(n8n, path, mail);
+			const text = await answer.text();
+			expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({
+				status: 200,
+				text: '',
+			});
+			const [result] = JSON.parse(text) as {
+				successful: boolean;
+				section: string;
+				files: { name: string; size: number }[];
+			}[];
+			expect(result).toMatchObject({ successful: true, section: 'E-post' });
+			// n8n's webhook stores multipart files in the order they finish parsing, so the upload order varies.
+			expect(result.files.map((f) => [f.name, f.size]).sort()).toEqual([
+				['Tegning A.pdf', 10],
+				['Tegning_bærevegg_ø.pdf', 10],
+			]);
 
-		// The documents are on the project's "E-post" page, as the service lists them.
-		const pages = (await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, { token })).body as unknown;
-		expect(JSON.stringify(pages)).toContain('Tegning_bærevegg_ø.pdf');
-	});
+			// The documents are on the project's "E-post" page, as the service lists them.
+			const pages = (
+				await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, { token })
+			).body as unknown;
+			expect(JSON.stringify(pages)).toContain('Tegning_bærevegg_ø.pdf');
+		},
+	);
 });

@@ -1,4 +1,10 @@
-import type { ICredentialType, INodeExecutionData, INodeType, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	ICredentialType,
+	INodeExecutionData,
+	INodeType,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 
 /**
  * Stand-ins for the few n8n-nodes-base types our example workflows start from. n8n-nodes-base is not a
@@ -71,7 +77,13 @@ export const OAUTH2_API_CREDENTIAL: ICredentialType = {
 		{ displayName: 'Grant Type', name: 'grantType', type: 'hidden', default: 'authorizationCode' },
 		{ displayName: 'Access Token URL', name: 'accessTokenUrl', type: 'string', default: '' },
 		{ displayName: 'Client ID', name: 'clientId', type: 'string', default: '' },
-		{ displayName: 'Client Secret', name: 'clientSecret', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Scope', name: 'scope', type: 'string', default: '' },
 		{ displayName: 'Authentication', name: 'authentication', type: 'hidden', default: 'header' },
 		{ displayName: 'Ignore SSL Issues (Insecure)', name: 'ignoreSSLIssues', type: 'boolean', default: false },

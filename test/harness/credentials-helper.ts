@@ -16,7 +16,14 @@ import {
 } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
-const mockNode: INode = { id: 'credentials', name: '', typeVersion: 1, type: 'mock', position: [0, 0], parameters: {} };
+const mockNode: INode = {
+	id: 'credentials',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
 
 /** As n8n does, credential expressions are resolved in a one-node workflow of a property-less type. */
 const mockNodeTypes: INodeTypes = {
@@ -84,7 +91,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = this.credentialTypes.get(typeName);
 		if (typeof type?.preAuthentication !== 'function') return undefined;
-		return ((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject) ?? undefined;
+		return (
+			((await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject) ??
+			undefined
+		);
 	}
 
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
@@ -103,11 +113,22 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = structuredClone(this.data(nodeCredentials));
 		if (raw) return data;
-		const withDefaults = (NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), data as INodeParameters, true, false, null, null) ??
-			{}) as ICredentialDataDecryptedObject;
+		const withDefaults = (NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			data as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		) ?? {}) as ICredentialDataDecryptedObject;
 		// As n8n: stored token data wins over the `oauthTokenData` default of OAuth2 types.
 		if (data.oauthTokenData !== undefined) withDefaults.oauthTokenData = data.oauthTokenData;
-		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: mockNodeTypes });
+		const workflow = new Workflow({
+			nodes: [mockNode],
+			connections: {},
+			active: false,
+			nodeTypes: mockNodeTypes,
+		});
 		return workflow.expression.getComplexParameterValue(
 			mockNode,
 			withDefaults as INodeParameters,
@@ -119,7 +140,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		) as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(nodeCredentials: INodeCredentialsDetails, _type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		_type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		this.stored.set(this.id(nodeCredentials), { ...data });
 	}
 
@@ -138,10 +163,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (!credentialType) throw new Error(`Unknown credential type ${type}`);
 		if (!credentialType.extends && ['oAuth1Api', 'oAuth2Api'].includes(type)) {
 			// n8n adds the token store to the OAuth base types.
-			return [...credentialType.properties, { displayName: 'oauthTokenData', name: 'oauthTokenData', type: 'json', default: {} }];
+			return [
+				...credentialType.properties,
+				{ displayName: 'oauthTokenData', name: 'oauthTokenData', type: 'json', default: {} },
+			];
 		}
 		const merged: INodeProperties[] = [];
-		for (const parent of credentialType.extends ?? []) NodeHelpers.mergeNodeProperties(merged, this.getCredentialsProperties(parent));
+		for (const parent of credentialType.extends ?? [])
+			NodeHelpers.mergeNodeProperties(merged, this.getCredentialsProperties(parent));
 		NodeHelpers.mergeNodeProperties(merged, credentialType.properties);
 		return merged;
 	}

@@ -70,7 +70,10 @@ class PackageNodeTypes implements INodeTypes {
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
 		const type = this.types[nodeType];
-		if (!type) throw new Error(`Unknown node type "${nodeType}" (the harness knows ${Object.keys(this.types).join(', ')})`);
+		if (!type)
+			throw new Error(
+				`Unknown node type "${nodeType}" (the harness knows ${Object.keys(this.types).join(', ')})`,
+			);
 		return type;
 	}
 
@@ -92,7 +95,10 @@ export class N8nHarness {
 	readonly nodeTypes: PackageNodeTypes;
 	private executionCount = 0;
 
-	private constructor(types: Record<string, INodeType | IVersionedNodeType>, credentialTypes: Map<string, ICredentialType>) {
+	private constructor(
+		types: Record<string, INodeType | IVersionedNodeType>,
+		credentialTypes: Map<string, ICredentialType>,
+	) {
 		this.nodeTypes = new PackageNodeTypes(types);
 		this.credentialsHelper = new HarnessCredentialsHelper(credentialTypes);
 	}
@@ -101,8 +107,11 @@ export class N8nHarness {
 		const loader = new core.PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
 		const types: Record<string, INodeType | IVersionedNodeType> = { ...BASE_NODE_TYPES };
-		for (const [name, { type }] of Object.entries(loader.nodeTypes)) types[`${loader.packageName}.${name}`] = type;
-		const credentialTypes = new Map<string, ICredentialType>([[OAUTH2_API_CREDENTIAL.name, OAUTH2_API_CREDENTIAL]]);
+		for (const [name, { type }] of Object.entries(loader.nodeTypes))
+			types[`${loader.packageName}.${name}`] = type;
+		const credentialTypes = new Map<string, ICredentialType>([
+			[OAUTH2_API_CREDENTIAL.name, OAUTH2_API_CREDENTIAL],
+		]);
 		for (const [name, { type }] of Object.entries(loader.credentialTypes)) credentialTypes.set(name, type);
 		const binaryData = Container.get(core.BinaryDataService);
 		await binaryData.init();
@@ -121,12 +130,19 @@ export class N8nHarness {
 
 	async run(workflowJson: WorkflowJson, options: RunOptions = {}): Promise<RunResult> {
 		const executionId = String(++this.executionCount);
-		const workflow = this.workflow(workflowJson, structuredClone((workflowJson.staticData ?? {}) as IDataObject), false);
+		const workflow = this.workflow(
+			workflowJson,
+			structuredClone((workflowJson.staticData ?? {}) as IDataObject),
+			false,
+		);
 		const startNode = options.startNode ? workflow.getNode(options.startNode) : workflow.getStartNode();
 		if (!startNode) throw new Error('The workflow has no node to start from');
 
 		const mode = options.mode ?? 'trigger';
-		const hooks = new core.ExecutionLifecycleHooks(mode, executionId, { ...workflowJson, id: workflow.id } as IWorkflowBase);
+		const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
+			...workflowJson,
+			id: workflow.id,
+		} as IWorkflowBase);
 		let resolveFinished: (run: IRun) => void = () => undefined;
 		const finished = new Promise<IRun>((resolve) => (resolveFinished = resolve));
 		hooks.addHandler('workflowExecuteAfter', (run) => resolveFinished(run));
@@ -145,26 +161,49 @@ export class N8nHarness {
 
 		const items: Record<string, INodeExecutionData[]> = {};
 		const nodeErrors: Record<string, Error> = {};
-		for (const [nodeName, taskData] of Object.entries(run.data.resultData.runData) as [string, ITaskData[]][]) {
+		for (const [nodeName, taskData] of Object.entries(run.data.resultData.runData) as [
+			string,
+			ITaskData[],
+		][]) {
 			const last = taskData[taskData.length - 1];
 			items[nodeName] = last?.data?.main?.[0] ?? [];
 			if (last?.error) nodeErrors[nodeName] = last.error;
 		}
-		return { status: run.status, error: run.data.resultData.error, items, nodeErrors, run, staticData: workflow.staticData };
+		return {
+			status: run.status,
+			error: run.data.resultData.error,
+			items,
+			nodeErrors,
+			run,
+			staticData: workflow.staticData,
+		};
 	}
 
 	/**
 	 * Runs one poll of a polling trigger node, as n8n's poller does (`manual` is "Fetch Test Event").
 	 * `staticData` is the workflow's static data; keep passing the same object to poll again.
 	 */
-	async poll(workflowJson: WorkflowJson, nodeName: string, options: { mode?: WorkflowExecuteMode; staticData?: IDataObject } = {}) {
+	async poll(
+		workflowJson: WorkflowJson,
+		nodeName: string,
+		options: { mode?: WorkflowExecuteMode; staticData?: IDataObject } = {},
+	) {
 		const workflow = this.workflow(workflowJson, options.staticData ?? {}, true);
 		const node = workflow.getNode(nodeName);
 		if (!node) throw new Error(`No node "${nodeName}"`);
 		const mode = options.mode ?? 'trigger';
 		const executionId = String(++this.executionCount);
-		const hooks = new core.ExecutionLifecycleHooks(mode, executionId, { ...workflowJson, id: workflow.id } as IWorkflowBase);
-		const context = new core.PollContext(workflow, node, this.additionalData(executionId, hooks), mode, mode === 'manual' ? 'manual' : 'activate');
+		const hooks = new core.ExecutionLifecycleHooks(mode, executionId, {
+			...workflowJson,
+			id: workflow.id,
+		} as IWorkflowBase);
+		const context = new core.PollContext(
+			workflow,
+			node,
+			this.additionalData(executionId, hooks),
+			mode,
+			mode === 'manual' ? 'manual' : 'activate',
+		);
 		const nodeType = this.nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 		if (!nodeType.poll) throw new Error(`${node.type} is not a polling trigger`);
 		const output = await nodeType.poll.call(context);
@@ -185,7 +224,10 @@ export class N8nHarness {
 		});
 	}
 
-	private additionalData(executionId: string, hooks: InstanceType<typeof core.ExecutionLifecycleHooks>): IWorkflowExecuteAdditionalData {
+	private additionalData(
+		executionId: string,
+		hooks: InstanceType<typeof core.ExecutionLifecycleHooks>,
+	): IWorkflowExecuteAdditionalData {
 		const notAvailable = (what: string) => async () => {
 			throw new Error(`${what} is not available in the in-process harness`);
 		};

@@ -60,9 +60,16 @@ export function parseCsv(text: string, delimiter = ','): string[][] {
 }
 
 /** The rows as records keyed by the header (the first row); every row must have the header's width. */
-export function csvRecords(text: string, delimiter = ','): { header: string[]; records: Record<string, string>[] } {
+export function csvRecords(
+	text: string,
+	delimiter = ',',
+): { header: string[]; records: Record<string, string>[] } {
 	const [header, ...rows] = parseCsv(text, delimiter);
 	for (const [index, row] of rows.entries())
-		if (row.length !== header.length) throw new Error(`row ${index + 1} has ${row.length} cells, the header ${header.length}`);
-	return { header, records: rows.map((row) => Object.fromEntries(header.map((name, index) => [name, row[index]]))) };
+		if (row.length !== header.length)
+			throw new Error(`row ${index + 1} has ${row.length} cells, the header ${header.length}`);
+	return {
+		header,
+		records: rows.map((row) => Object.fromEntries(header.map((name, index) => [name, row[index]]))),
+	};
 }

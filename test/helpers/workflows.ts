@@ -8,7 +8,12 @@ export const CREDENTIAL_ID = 'fieldops-sandbox';
 export const TRIGGER = 'Field Ops Trigger';
 
 /** Stores a Field Ops credential for one of the sandbox's clients, as a user would fill it in. */
-export function useSandboxCredential(harness: N8nHarness, sb: RunningSandbox, clientId = 'fieldops-admin', id = CREDENTIAL_ID): void {
+export function useSandboxCredential(
+	harness: N8nHarness,
+	sb: RunningSandbox,
+	clientId = 'fieldops-admin',
+	id = CREDENTIAL_ID,
+): void {
 	const client = sb.clients.find((c) => c.clientId === clientId);
 	if (!client) throw new Error(`No sandbox client ${clientId}`);
 	harness.setCredential(id, {
@@ -26,7 +31,10 @@ export function useSandboxCredential(harness: N8nHarness, sb: RunningSandbox, cl
 }
 
 /** A workflow as the editor exports it: a manual trigger connected to one Field Ops node. */
-export function fieldOpsWorkflow(parameters: INodeParameters, options: { credentialId?: string; continueOnFail?: boolean } = {}): WorkflowJson {
+export function fieldOpsWorkflow(
+	parameters: INodeParameters,
+	options: { credentialId?: string; continueOnFail?: boolean } = {},
+): WorkflowJson {
 	return {
 		name: 'Field Ops test',
 		nodes: [
@@ -45,7 +53,9 @@ export function fieldOpsWorkflow(parameters: INodeParameters, options: { credent
 				typeVersion: 1,
 				position: [220, 0],
 				parameters,
-				credentials: { fieldOpsOAuth2Api: { id: options.credentialId ?? CREDENTIAL_ID, name: 'Field Ops sandbox' } },
+				credentials: {
+					fieldOpsOAuth2Api: { id: options.credentialId ?? CREDENTIAL_ID, name: 'Field Ops sandbox' },
+				},
 				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 			},
 		],

@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** Distinctive values, so a leak is found wherever it lands (also URL-encoded: none of their characters needs it). */
@@ -66,7 +72,12 @@ export class FakeFieldOps {
 	reset(): void {
 		this.routes = [];
 		this.seen.length = 0;
-		this.on('identity', 'POST', '/connect/token', json(200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600 }));
+		this.on(
+			'identity',
+			'POST',
+			'/connect/token',
+			json(200, { access_token: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600 }),
+		);
 	}
 
 	on(host: Host, method: string, path: string | RegExp, reply: Reply): this {
@@ -99,7 +110,12 @@ export class FakeFieldOps {
 		this.seen.push(exchange);
 		const route = [...this.routes]
 			.reverse()
-			.find((r) => r.host === host && r.method === exchange.method && (typeof r.path === 'string' ? r.path === url.pathname : r.path.test(url.pathname)));
+			.find(
+				(r) =>
+					r.host === host &&
+					r.method === exchange.method &&
+					(typeof r.path === 'string' ? r.path === url.pathname : r.path.test(url.pathname)),
+			);
 		if (!route) return json(404, { message: `No route ${exchange.method} ${url.pathname}` })(exchange, res);
 		await route.reply(exchange, res);
 	}
@@ -136,7 +152,14 @@ export const echo =
 	(request, res) => {
 		res.writeHead(status, { 'content-type': 'application/json' });
 		const seen = `${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body}`;
-		res.end(JSON.stringify({ message: seen, error: 'invalid_request', error_description: seen, errors: [{ field: 'request', message: seen }] }));
+		res.end(
+			JSON.stringify({
+				message: seen,
+				error: 'invalid_request',
+				error_description: seen,
+				errors: [{ field: 'request', message: seen }],
+			}),
+		);
 	};
 
 /** Headers, then nothing: the body never comes. */

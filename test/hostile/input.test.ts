@@ -2,7 +2,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { fieldOpsWorkflow } from '../helpers/workflows';
 import { FakeFieldOps, html, json, redirect, text, type Reply } from './fake';
-import { N8nHarness, PROJECT_ID, documentUpload, expectNoSecrets, fakeCredential, rl, type Outcome } from './routes';
+import {
+	N8nHarness,
+	PROJECT_ID,
+	documentUpload,
+	expectNoSecrets,
+	fakeCredential,
+	rl,
+	type Outcome,
+} from './routes';
 
 /**
  * Rule 6: dates are real calendar dates in ISO 8601 (or the v4 formats where the spec allows them); Limit is a
@@ -20,25 +28,84 @@ describe('Rule 6 — input', () => {
 	beforeEach(() => fake.reset());
 
 	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> => {
-		const result = await harness.run(fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }));
+		const result = await harness.run(
+			fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }),
+		);
 		const items = result.items['Field Ops'] ?? [];
 		const error = (result.nodeErrors['Field Ops'] ?? items.find((i) => i.error)?.error) as Error | undefined;
 		return { items, run: result.run, error, message: error?.message };
 	};
 	const apiRequests = () => fake.seen.filter((e) => e.host !== 'identity');
-	const report = (extra: INodeParameters) => ({ resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2026-01-01', toDateTime: '2026-01-02', returnAll: true, ...extra });
+	const report = (extra: INodeParameters) => ({
+		resource: 'report',
+		operation: 'timeRegistrations',
+		syncMode: 'window',
+		fromDateTime: '2026-01-01',
+		toDateTime: '2026-01-02',
+		returnAll: true,
+		...extra,
+	});
 
 	describe('dates', () => {
 		it.each([
 			['Report From', report({ fromDateTime: 'foo 1' }), 'From is not a valid date: "foo 1"'],
 			['Report To', report({ toDateTime: '2026-02-30' }), 'To is not a valid date: "2026-02-30"'],
-			['Report Modified Since', report({ syncMode: 'modifiedSince', modifiedSince: '23.11.2026' }), 'Modified Since "23.11.2026" is written day first: Field Ops needs year-month-day, here 2026-11-23'],
-			['Project → Create, Start Date (body)', { resource: 'project', operation: 'create', companyId: 'c-1', projectNumber: 'P9', additionalFields: { startDate: '2026-02-30' } }, 'Start Date is not a valid date: "2026-02-30"'],
-			['Machine-state → Create, Start Time (required)', { resource: 'machineState', operation: 'create', companyId: 'c-1', projectId: 'p', machineId: 'm', state: 'x', startTime: 'next Tuesday', endTime: '2026-01-01' }, 'Start Time is not a valid date: "next Tuesday"'],
-			['Employee → Create, Birth Date (v5)', { resource: 'employee', operation: 'create', employeeNumber: 'E1', firstName: 'A', lastName: 'B', phone: '+4790000001', birthDate: '1990-13-01' }, 'Birth Date is not a valid date: "1990-13-01"'],
+			[
+				'Report Modified Since',
+				report({ syncMode: 'modifiedSince', modifiedSince: '23.11.2026' }),
+				'Modified Since "23.11.2026" is written day first: Field Ops needs year-month-day, here 2026-11-23',
+			],
+			[
+				'Project → Create, Start Date (body)',
+				{
+					resource: 'project',
+					operation: 'create',
+					companyId: 'c-1',
+					projectNumber: 'P9',
+					additionalFields: { startDate: '2026-02-30' },
+				},
+				'Start Date is not a valid date: "2026-02-30"',
+			],
+			[
+				'Machine-state → Create, Start Time (required)',
+				{
+					resource: 'machineState',
+					operation: 'create',
+					companyId: 'c-1',
+					projectId: 'p',
+					machineId: 'm',
+					state: 'x',
+					startTime: 'next Tuesday',
+					endTime: '2026-01-01',
+				},
+				'Start Time is not a valid date: "next Tuesday"',
+			],
+			[
+				'Employee → Create, Birth Date (v5)',
+				{
+					resource: 'employee',
+					operation: 'create',
+					employeeNumber: 'E1',
+					firstName: 'A',
+					lastName: 'B',
+					phone: '+4790000001',
+					birthDate: '1990-13-01',
+				},
+				'Birth Date is not a valid date: "1990-13-01"',
+			],
 			[
 				'User → Create, Birth Date (v4: dd.MM.yyyy allowed, but 31 February is not a date)',
-				{ resource: 'user', operation: 'create', companyId: 'c-1', employeeNumber: 'U1', firstName: 'A', lastName: 'B', mobileWork: '+4790000002', birthDate: '31.02.1990', employmentStartDate: '2026-01-01' },
+				{
+					resource: 'user',
+					operation: 'create',
+					companyId: 'c-1',
+					employeeNumber: 'U1',
+					firstName: 'A',
+					lastName: 'B',
+					mobileWork: '+4790000002',
+					birthDate: '31.02.1990',
+					employmentStartDate: '2026-01-01',
+				},
 				'Birth Date is not a valid date: "31.02.1990"',
 			],
 		])('%s: refused before sending', async (_name, parameters, message) => {
@@ -49,15 +116,36 @@ describe('Rule 6 — input', () => {
 
 		it('sends a v4 date given as dd.MM.yyyy in the chosen format', async () => {
 			fake.on('core', 'POST', '/api/v4/integration/users', json(200, { identityId: 'auth0|1' }));
-			const outcome = await run({ resource: 'user', operation: 'create', companyId: 'c-1', employeeNumber: 'U1', firstName: 'A', lastName: 'B', mobileWork: '+4790000002', birthDate: '15.08.1990', employmentStartDate: '2026-01-01' });
+			const outcome = await run({
+				resource: 'user',
+				operation: 'create',
+				companyId: 'c-1',
+				employeeNumber: 'U1',
+				firstName: 'A',
+				lastName: 'B',
+				mobileWork: '+4790000002',
+				birthDate: '15.08.1990',
+				employmentStartDate: '2026-01-01',
+			});
 			expect(outcome.message).toBeUndefined();
-			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({ birthDate: '1990-08-15', employmentStartDate: '2026-01-01' });
+			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({
+				birthDate: '1990-08-15',
+				employmentStartDate: '2026-01-01',
+			});
 		});
 
 		it('sends a body date as ISO 8601 (a date alone is midnight)', async () => {
 			fake.on('core', 'POST', '/api/v4/integration/projects', json(200, { id: 'p-9' }));
-			await run({ resource: 'project', operation: 'create', companyId: 'c-1', projectNumber: 'P9', additionalFields: { startDate: '2026-02-28' } });
-			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({ startDate: '2026-02-28T00:00:00' });
+			await run({
+				resource: 'project',
+				operation: 'create',
+				companyId: 'c-1',
+				projectNumber: 'P9',
+				additionalFields: { startDate: '2026-02-28' },
+			});
+			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({
+				startDate: '2026-02-28T00:00:00',
+			});
 		});
 	});
 
@@ -89,12 +177,41 @@ describe('Rule 6 — input', () => {
 
 	describe('empty ids', () => {
 		it.each([
-			['User → Get', { resource: 'user', operation: 'get', user: rl('employeeNumber', '={{ "" }}') }, 'User is empty'],
-			['Document → Download', { resource: 'document', operation: 'download', project: rl('id', PROJECT_ID), fileReferenceId: '={{ "" }}' }, 'File Reference ID is empty'],
-			['Document → Download, no project', { resource: 'document', operation: 'download', project: rl('id', ' '), fileReferenceId: 'f-1' }, 'Project is empty'],
-			['Lookup → Download File', { resource: 'lookup', operation: 'downloadFile', fileReferenceId: '   ' }, 'File Reference ID is empty'],
-			['Project → Delete', { resource: 'project', operation: 'delete', project: rl('id', '={{ " " }}') }, 'Project is empty'],
-			['Employee → Delete', { resource: 'employee', operation: 'delete', employee: rl('employeeNumber', '={{ $json.missing }}') }, 'Employee is empty'],
+			[
+				'User → Get',
+				{ resource: 'user', operation: 'get', user: rl('employeeNumber', '={{ "" }}') },
+				'User is empty',
+			],
+			[
+				'Document → Download',
+				{
+					resource: 'document',
+					operation: 'download',
+					project: rl('id', PROJECT_ID),
+					fileReferenceId: '={{ "" }}',
+				},
+				'File Reference ID is empty',
+			],
+			[
+				'Document → Download, no project',
+				{ resource: 'document', operation: 'download', project: rl('id', ' '), fileReferenceId: 'f-1' },
+				'Project is empty',
+			],
+			[
+				'Lookup → Download File',
+				{ resource: 'lookup', operation: 'downloadFile', fileReferenceId: '   ' },
+				'File Reference ID is empty',
+			],
+			[
+				'Project → Delete',
+				{ resource: 'project', operation: 'delete', project: rl('id', '={{ " " }}') },
+				'Project is empty',
+			],
+			[
+				'Employee → Delete',
+				{ resource: 'employee', operation: 'delete', employee: rl('employeeNumber', '={{ $json.missing }}') },
+				'Employee is empty',
+			],
 		])('%s with an empty id is refused before sending', async (_name, parameters, message) => {
 			const outcome = await run(parameters as INodeParameters, true);
 			expect(outcome.items[0].json.error).toBe(message);
@@ -105,18 +222,37 @@ describe('Rule 6 — input', () => {
 	describe('Upload succeeds only on a 2xx JSON answer', () => {
 		const upload = async (reply: Reply) => {
 			fake.on('core', 'POST', documentUpload.main.path, reply);
-			return await documentUpload.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail: true });
+			return await documentUpload.run(harness, fake, {
+				credential: fakeCredential(harness, fake),
+				continueOnFail: true,
+			});
 		};
 
 		it.each([
-			['a 302 to a login page', redirect(302, '/login'), /redirect to 127\.0\.0\.1:\d+; the request was not sent there/],
+			[
+				'a 302 to a login page',
+				redirect(302, '/login'),
+				/redirect to 127\.0\.0\.1:\d+; the request was not sent there/,
+			],
 			['a 303 See Other', redirect(303, '/documents/1'), /redirect .* not sent there/],
-			['a 304 without a redirect', (_request, res) => void res.writeHead(304).end(), /answered 304 without saying where to go/],
+			[
+				'a 304 without a redirect',
+				(_request, res) => void res.writeHead(304).end(),
+				/answered 304 without saying where to go/,
+			],
 			['a 200 web page', html(200), /does not point at the Field Ops API/],
 			['a 200 that is not JSON', text(200, 'Upload OK'), /not readable JSON/],
 			['a 200 with nothing', text(200, '', 'application/json'), /answered the document request with nothing/],
-			['a 204', (_request, res) => void res.writeHead(204).end(), /answered the document request with nothing/],
-			['a 200 JSON list', json(200, [{ name: 'a.pdf' }]), /answered the upload with something other than an upload result/],
+			[
+				'a 204',
+				(_request, res) => void res.writeHead(204).end(),
+				/answered the document request with nothing/,
+			],
+			[
+				'a 200 JSON list',
+				json(200, [{ name: 'a.pdf' }]),
+				/answered the upload with something other than an upload result/,
+			],
 		] as Array<[string, Reply, RegExp]>)('%s is an error', async (_name, reply, message) => {
 			const outcome = await upload(reply);
 			expect(outcome.items).toHaveLength(1);

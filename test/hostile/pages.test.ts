@@ -25,16 +25,36 @@ describe('Rule 4 — report pages', () => {
 	const page = (data: unknown, continuationToken?: unknown) => json(200, { data, continuationToken }, quick);
 	/** Page 1 has a record and the token "p2"; page 2 (asked with ContinuationToken=p2) answers `second`. */
 	const twoPages = (second: Reply) =>
-		fake.on('reporting', 'GET', PATH, (request: Exchange, res) => (request.query.get('ContinuationToken') === 'p2' ? second : page([{ id: 'r-1' }], 'p2'))(request, res));
-	const pageRequests = (token: string) => fake.requests('reporting').filter((e) => e.query.get('ContinuationToken') === token).length;
-	const run = async (continueOnFail = false) => await reportPages.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail });
+		fake.on('reporting', 'GET', PATH, (request: Exchange, res) =>
+			(request.query.get('ContinuationToken') === 'p2' ? second : page([{ id: 'r-1' }], 'p2'))(request, res),
+		);
+	const pageRequests = (token: string) =>
+		fake.requests('reporting').filter((e) => e.query.get('ContinuationToken') === token).length;
+	const run = async (continueOnFail = false) =>
+		await reportPages.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail });
 
 	const MALFORMED: Array<[string, Reply, RegExp]> = [
-		['truncated JSON', text(200, '{"data": [{"id": "r-2"}, {"id": "r-', 'application/json', quick), /not readable JSON/],
-		['a web page', text(200, '<!DOCTYPE html><html><body>Gateway</body></html>', 'text/html', quick), /does not point at the Field Ops API: it answered with a web page/],
+		[
+			'truncated JSON',
+			text(200, '{"data": [{"id": "r-2"}, {"id": "r-', 'application/json', quick),
+			/not readable JSON/,
+		],
+		[
+			'a web page',
+			text(200, '<!DOCTYPE html><html><body>Gateway</body></html>', 'text/html', quick),
+			/does not point at the Field Ops API: it answered with a web page/,
+		],
 		['a JSON string', json(200, 'ok', quick), /answered text where a page of records was expected/],
-		['nothing', text(200, '', 'application/json', quick), /answered nothing where a page of records was expected/],
-		['a bare list', json(200, [{ id: 'r-2' }], quick), /answered a list where a page of records was expected/],
+		[
+			'nothing',
+			text(200, '', 'application/json', quick),
+			/answered nothing where a page of records was expected/,
+		],
+		[
+			'a bare list',
+			json(200, [{ id: 'r-2' }], quick),
+			/answered a list where a page of records was expected/,
+		],
 		['no "data"', json(200, { records: [{ id: 'r-2' }] }, quick), /the page has no "data" list/],
 		['"data": null', page(null), /the page has no "data" list/],
 		['"data" of the wrong type', page({ id: 'r-2' }), /the page has a malformed "data" list/],
@@ -42,20 +62,25 @@ describe('Rule 4 — report pages', () => {
 		['a continuation token that is not text', page([{ id: 'r-2' }], 3), /the continuation token is not text/],
 	];
 
-	it.each(MALFORMED)('page 2 as %s: an error naming the export and the page, after 5 retries', async (_what, reply, problem) => {
-		twoPages(reply);
-		const outcome = await run();
+	it.each(MALFORMED)(
+		'page 2 as %s: an error naming the export and the page, after 5 retries',
+		async (_what, reply, problem) => {
+			twoPages(reply);
+			const outcome = await run();
 
-		expect(outcome.message).toMatch(/^Time Registrations, page 2: /);
-		expect(outcome.message).toMatch(problem);
-		expect(outcome.items).toEqual([]);
-		expect(pageRequests('p2')).toBe(6);
-	});
+			expect(outcome.message).toMatch(/^Time Registrations, page 2: /);
+			expect(outcome.message).toMatch(problem);
+			expect(outcome.items).toEqual([]);
+			expect(pageRequests('p2')).toBe(6);
+		},
+	);
 
 	it('with Continue On Fail the item is an error, not the records of page 1 alone', async () => {
 		twoPages(page(null));
 		const outcome = await run(true);
-		expect(outcome.items.map((i) => i.json)).toEqual([{ error: 'Time Registrations, page 2: the page has no "data" list' }]);
+		expect(outcome.items.map((i) => i.json)).toEqual([
+			{ error: 'Time Registrations, page 2: the page has no "data" list' },
+		]);
 		expectNoSecrets(outcome);
 	});
 
@@ -69,21 +94,36 @@ describe('Rule 4 — report pages', () => {
 	it('refuses a continuation token repeated on the next page', async () => {
 		fake.on('reporting', 'GET', PATH, page([{ id: 'same' }], 'again'));
 		const outcome = await run();
-		expect(outcome.message).toBe('Time Registrations, page 2: the service repeated a continuation token it had already given');
+		expect(outcome.message).toBe(
+			'Time Registrations, page 2: the service repeated a continuation token it had already given',
+		);
 		expect(fake.requests('reporting')).toHaveLength(2);
 	});
 
 	it('refuses continuation tokens that cycle (A, B, A)', async () => {
 		const next: Record<string, string> = { '': 'A', A: 'B', B: 'A' };
-		fake.on('reporting', 'GET', PATH, (request, res) => page([{ id: request.query.get('ContinuationToken') ?? 'first' }], next[request.query.get('ContinuationToken') ?? ''])(request, res));
+		fake.on('reporting', 'GET', PATH, (request, res) =>
+			page(
+				[{ id: request.query.get('ContinuationToken') ?? 'first' }],
+				next[request.query.get('ContinuationToken') ?? ''],
+			)(request, res),
+		);
 		const outcome = await run();
-		expect(outcome.message).toBe('Time Registrations, page 3: the service repeated a continuation token it had already given');
+		expect(outcome.message).toBe(
+			'Time Registrations, page 3: the service repeated a continuation token it had already given',
+		);
 		expect(fake.requests('reporting')).toHaveLength(3);
 	});
 
 	it('follows an empty page that still has a token (an exhausted image source), then stops on an empty token', async () => {
-		const pages: Record<string, Reply> = { '': page([{ id: 'a' }], 't1'), t1: page([], 't2'), t2: page([{ id: 'b' }], '') };
-		fake.on('reporting', 'GET', PATH, (request, res) => pages[request.query.get('ContinuationToken') ?? ''](request, res));
+		const pages: Record<string, Reply> = {
+			'': page([{ id: 'a' }], 't1'),
+			t1: page([], 't2'),
+			t2: page([{ id: 'b' }], ''),
+		};
+		fake.on('reporting', 'GET', PATH, (request, res) =>
+			pages[request.query.get('ContinuationToken') ?? ''](request, res),
+		);
 		const outcome = await run();
 		expect(outcome.items.map((i) => i.json.id)).toEqual(['a', 'b']);
 	});
@@ -93,19 +133,27 @@ describe('Rule 4 — report pages', () => {
 		let n = 0;
 		fake.on('reporting', 'GET', PATH, (request, res) => page([], `t${++n}`)(request, res));
 		const outcome = await run();
-		expect(outcome.message).toBe('Time Registrations, page 1001: more than 1000 pages without an end: the service does not stop');
+		expect(outcome.message).toBe(
+			'Time Registrations, page 1001: more than 1000 pages without an end: the service does not stop',
+		);
 		expect(fake.requests('reporting')).toHaveLength(1000);
 		expect(fake.requests('reporting').every((e) => e.query.get('ChunkLimit') === '10000')).toBe(true);
 	}, 120_000);
 
 	it('trigger: a malformed page fails the poll (state untouched), naming the report and the page', async () => {
 		fake.on('reporting', 'GET', '/v1/machine-registrations', (request, res) =>
-			(request.query.get('ContinuationToken') === 'p2' ? text(200, '{"data": [{"id"', 'application/json', quick) : page([{ id: 'mr-1', modifiedDateTime: '2026-01-01T00:00:00Z' }], 'p2'))(request, res),
+			(request.query.get('ContinuationToken') === 'p2'
+				? text(200, '{"data": [{"id"', 'application/json', quick)
+				: page([{ id: 'mr-1', modifiedDateTime: '2026-01-01T00:00:00Z' }], 'p2'))(request, res),
 		);
 		const workflow = triggerWorkflow({ feed: 'machineRegistrations', startFrom: 'everything' });
-		workflow.nodes[0].credentials = { fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' } };
+		workflow.nodes[0].credentials = {
+			fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' },
+		};
 		const staticData: IDataObject = {};
-		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow(/^Machine Registrations, page 2: .*not readable JSON/);
+		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow(
+			/^Machine Registrations, page 2: .*not readable JSON/,
+		);
 		expect(staticData).toEqual({ 'node:Field Ops Trigger': {} });
 	});
 });

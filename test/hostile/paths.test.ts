@@ -2,7 +2,15 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { TRIGGER, triggerWorkflow } from '../helpers/workflows';
 import { FakeFieldOps } from './fake';
-import { N8nHarness, PROJECT_ID, expectNoSecrets, fakeCredential, listSearch, rl, type Outcome } from './routes';
+import {
+	N8nHarness,
+	PROJECT_ID,
+	expectNoSecrets,
+	fakeCredential,
+	listSearch,
+	rl,
+	type Outcome,
+} from './routes';
 
 /**
  * Rule 1: a path value of `.` or `..` (trimmed), an empty one, or one that cannot be encoded is refused before
@@ -21,7 +29,9 @@ describe('Rule 1 — path segments', () => {
 
 	const runNode = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> => {
 		const { fieldOpsWorkflow } = await import('../helpers/workflows');
-		const result = await harness.run(fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }));
+		const result = await harness.run(
+			fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }),
+		);
 		const items = result.items['Field Ops'] ?? [];
 		const error = (result.nodeErrors['Field Ops'] ?? items.find((i) => i.error)?.error) as Error | undefined;
 		return { items, run: result.run, error, message: error?.message };
@@ -32,26 +42,82 @@ describe('Rule 1 — path segments', () => {
 	const dots = ['.', '..', ' .. '];
 
 	describe.each([
-		['Project → Get (request operation)', (v: string) => ({ resource: 'project', operation: 'get', project: rl('id', v) }), /^Project "\.{1,2}" is not a valid value/],
-		['Project → Get by project number (lookup)', (v: string) => ({ resource: 'project', operation: 'get', project: rl('projectNumber', v) }), /^Project "\.{1,2}" is not a valid value/],
+		[
+			'Project → Get (request operation)',
+			(v: string) => ({ resource: 'project', operation: 'get', project: rl('id', v) }),
+			/^Project "\.{1,2}" is not a valid value/,
+		],
+		[
+			'Project → Get by project number (lookup)',
+			(v: string) => ({ resource: 'project', operation: 'get', project: rl('projectNumber', v) }),
+			/^Project "\.{1,2}" is not a valid value/,
+		],
 		[
 			'Document → Delete, File Reference ID (code operation)',
-			(v: string) => ({ resource: 'document', operation: 'delete', project: rl('id', PROJECT_ID), fileReferenceId: v }),
+			(v: string) => ({
+				resource: 'document',
+				operation: 'delete',
+				project: rl('id', PROJECT_ID),
+				fileReferenceId: v,
+			}),
 			/^File Reference ID "\.{1,2}" is not a valid value/,
 		],
-		['Document → Delete, Project', (v: string) => ({ resource: 'document', operation: 'delete', project: rl('id', v), fileReferenceId: 'f-1' }), /^Project "\.{1,2}" is not a valid value/],
-		['Employee → Disable', (v: string) => ({ resource: 'employee', operation: 'disable', employee: rl('employeeNumber', v) }), /^Employee "\.{1,2}" is not a valid value/],
-		['User → Get (v4 lookup)', (v: string) => ({ resource: 'user', operation: 'get', user: rl('employeeNumber', v) }), /^User "\.{1,2}" is not a valid value/],
-		['Document → Download (download)', (v: string) => ({ resource: 'document', operation: 'download', project: rl('id', PROJECT_ID), fileReferenceId: v }), /^File Reference ID "\.{1,2}" is not a valid value/],
-		['Lookup → Download File (download)', (v: string) => ({ resource: 'lookup', operation: 'downloadFile', fileReferenceId: v }), /^File Reference ID "\.{1,2}" is not a valid value/],
+		[
+			'Document → Delete, Project',
+			(v: string) => ({
+				resource: 'document',
+				operation: 'delete',
+				project: rl('id', v),
+				fileReferenceId: 'f-1',
+			}),
+			/^Project "\.{1,2}" is not a valid value/,
+		],
+		[
+			'Employee → Disable',
+			(v: string) => ({ resource: 'employee', operation: 'disable', employee: rl('employeeNumber', v) }),
+			/^Employee "\.{1,2}" is not a valid value/,
+		],
+		[
+			'User → Get (v4 lookup)',
+			(v: string) => ({ resource: 'user', operation: 'get', user: rl('employeeNumber', v) }),
+			/^User "\.{1,2}" is not a valid value/,
+		],
+		[
+			'Document → Download (download)',
+			(v: string) => ({
+				resource: 'document',
+				operation: 'download',
+				project: rl('id', PROJECT_ID),
+				fileReferenceId: v,
+			}),
+			/^File Reference ID "\.{1,2}" is not a valid value/,
+		],
+		[
+			'Lookup → Download File (download)',
+			(v: string) => ({ resource: 'lookup', operation: 'downloadFile', fileReferenceId: v }),
+			/^File Reference ID "\.{1,2}" is not a valid value/,
+		],
 		[
 			'Document → List of a work order given by external ID (lookup in a code operation)',
-			(v: string) => ({ resource: 'document', operation: 'list', documentTarget: 'workOrder', project: rl('id', v), workOrder: rl('externalId', 'W-1') }),
+			(v: string) => ({
+				resource: 'document',
+				operation: 'list',
+				documentTarget: 'workOrder',
+				project: rl('id', v),
+				workOrder: rl('externalId', 'W-1'),
+			}),
 			/^Project "\.{1,2}" is not a valid value/,
 		],
 		[
 			'Report with a Project filter by number (pages)',
-			(v: string) => ({ resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2026-01-01', toDateTime: '2026-01-02', filters: { project: rl('projectNumber', v) } }),
+			(v: string) => ({
+				resource: 'report',
+				operation: 'timeRegistrations',
+				syncMode: 'window',
+				fromDateTime: '2026-01-01',
+				toDateTime: '2026-01-02',
+				filters: { project: rl('projectNumber', v) },
+			}),
 			/^Project "\.{1,2}" is not a valid value/,
 		],
 	] as const)('%s', (_name, parameters, message) => {
@@ -76,29 +142,53 @@ describe('Rule 1 — path segments', () => {
 	});
 
 	it('refuses a value that cannot be encoded (a lone UTF-16 surrogate from an expression)', async () => {
-		const outcome = await runNode({ resource: 'project', operation: 'get', project: rl('id', '={{ "p-" + String.fromCharCode(0xd800) }}') });
+		const outcome = await runNode({
+			resource: 'project',
+			operation: 'get',
+			project: rl('id', '={{ "p-" + String.fromCharCode(0xd800) }}'),
+		});
 		expect(outcome.message).toBe('Project contains characters that cannot be sent');
 		nothingSent();
 	});
 
 	it('encodes an ordinary value as one segment (a slash cannot climb either)', async () => {
-		fake.on('core', 'GET', /^\/api\/v4\/integration\/projects\//, (request, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: request.path })));
+		fake.on(
+			'core',
+			'GET',
+			/^\/api\/v4\/integration\/projects\//,
+			(request, res) =>
+				void res
+					.writeHead(200, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ id: request.path })),
+		);
 		const outcome = await runNode({ resource: 'project', operation: 'get', project: rl('id', '../../x/..') });
 		expect(outcome.items[0].json.id).toBe('/api/v4/integration/projects/..%2F..%2Fx%2F..');
 	});
 
 	it('list search: refuses a work order search whose project is ".."', async () => {
 		const credential = fakeCredential(harness, fake);
-		await expect(listSearch(harness, 'searchWorkOrders', { resource: 'workOrder', operation: 'get', project: rl('id', '..') }, credential)).rejects.toThrow(
-			/^Project "\.\." is not a valid value/,
-		);
+		await expect(
+			listSearch(
+				harness,
+				'searchWorkOrders',
+				{ resource: 'workOrder', operation: 'get', project: rl('id', '..') },
+				credential,
+			),
+		).rejects.toThrow(/^Project "\.\." is not a valid value/);
 		nothingSent();
 	});
 
 	it('trigger: refuses a Project filter number of "." before polling', async () => {
-		const workflow = triggerWorkflow({ feed: 'incidentRegistrations', filters: { project: rl('projectNumber', '.') } });
-		workflow.nodes[0].credentials = { fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' } };
-		await expect(harness.poll(workflow, TRIGGER, { staticData: {} })).rejects.toThrow(/^Project "\." is not a valid value/);
+		const workflow = triggerWorkflow({
+			feed: 'incidentRegistrations',
+			filters: { project: rl('projectNumber', '.') },
+		});
+		workflow.nodes[0].credentials = {
+			fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' },
+		};
+		await expect(harness.poll(workflow, TRIGGER, { staticData: {} })).rejects.toThrow(
+			/^Project "\." is not a valid value/,
+		);
 		nothingSent();
 	});
 });

@@ -1,5 +1,17 @@
 import { FakeFieldOps, json, redirect, sequence, file } from './fake';
-import { ACCESS_TOKEN, CLIENT_SECRET, N8nHarness, READ_ROUTES, WRITE_ROUTES, documentDelete, expectNoSecrets, fakeCredential, projectGet, reportFiles, type Route } from './routes';
+import {
+	ACCESS_TOKEN,
+	CLIENT_SECRET,
+	N8nHarness,
+	READ_ROUTES,
+	WRITE_ROUTES,
+	documentDelete,
+	expectNoSecrets,
+	fakeCredential,
+	projectGet,
+	reportFiles,
+	type Route,
+} from './routes';
 
 /**
  * Rule 3: the token only ever goes to the credential's four addresses. A redirect to another origin is followed
@@ -25,7 +37,12 @@ describe('Rule 3 — redirects', () => {
 	};
 	const redirectMain = (route: Route, status: number) => {
 		route.serve(fake);
-		fake.on(route.main.host, route.main.method, route.main.path, redirect(status, `${fake.urls.elsewhere}/moved${route.main.path}`));
+		fake.on(
+			route.main.host,
+			route.main.method,
+			route.main.path,
+			redirect(status, `${fake.urls.elsewhere}/moved${route.main.path}`),
+		);
 		fake.on('elsewhere', route.main.method, `/moved${route.main.path}`, route.reply);
 	};
 
@@ -36,35 +53,56 @@ describe('Rule 3 — redirects', () => {
 
 			expect(outcome.message).toBeUndefined();
 			expect(outcome.items.length).toBeGreaterThan(0);
-			expect(fake.requests('elsewhere').map((e) => `${e.method} ${e.path}`)).toEqual([`GET /moved${route.main.path}`]);
+			expect(fake.requests('elsewhere').map((e) => `${e.method} ${e.path}`)).toEqual([
+				`GET /moved${route.main.path}`,
+			]);
 			elsewhereGotNoSecrets();
 			// The first hop, on the credential's own address, did carry it.
-			expect(fake.requests(route.main.host).find((e) => e.path === route.main.path)?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+			expect(
+				fake.requests(route.main.host).find((e) => e.path === route.main.path)?.headers.authorization,
+			).toBe(`Bearer ${ACCESS_TOKEN}`);
 			expectNoSecrets(outcome);
 		});
 	});
 
 	describe.each(WRITE_ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {
-		it.each([301, 302, 303, 307, 308])('refuses a %i to another origin: nothing is sent there', async (status) => {
-			redirectMain(route, status);
-			const outcome = await route.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail: status === 307 });
+		it.each([301, 302, 303, 307, 308])(
+			'refuses a %i to another origin: nothing is sent there',
+			async (status) => {
+				redirectMain(route, status);
+				const outcome = await route.run(harness, fake, {
+					credential: fakeCredential(harness, fake),
+					continueOnFail: status === 307,
+				});
 
-			expect(outcome.message).toMatch(/^(Machine of item 1 failed: )?Field Ops answered with a redirect to 127\.0\.0\.1:\d+; the request was not sent there$/);
-			expect(outcome.description).toMatch(/Core API URL/);
-			expect(fake.requests('elsewhere')).toEqual([]);
-			// Sent once, never repeated (a write is not retried).
-			expect(fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path)).toHaveLength(1);
-			expectNoSecrets(outcome);
-		});
+				expect(outcome.message).toMatch(
+					/^(Machine of item 1 failed: )?Field Ops answered with a redirect to 127\.0\.0\.1:\d+; the request was not sent there$/,
+				);
+				expect(outcome.description).toMatch(/Core API URL/);
+				expect(fake.requests('elsewhere')).toEqual([]);
+				// Sent once, never repeated (a write is not retried).
+				expect(
+					fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path),
+				).toHaveLength(1);
+				expectNoSecrets(outcome);
+			},
+		);
 
 		it('follows a 307 to its own address, with the token and the body', async () => {
 			route.serve(fake);
-			fake.on(route.main.host, route.main.method, route.main.path, redirect(307, `${fake.urls.core}/v2${route.main.path}`));
+			fake.on(
+				route.main.host,
+				route.main.method,
+				route.main.path,
+				redirect(307, `${fake.urls.core}/v2${route.main.path}`),
+			);
 			fake.on('core', route.main.method, `/v2${route.main.path}`, route.reply);
 			const outcome = await route.run(harness, fake, { credential: fakeCredential(harness, fake) });
 
 			expect(outcome.message).toBeUndefined();
-			const [first, second] = fake.requests('core', route.main.method).filter((e) => e.path.endsWith(route.main.path));
+			const [first, second] = fake
+				.requests('core', route.main.method)
+				.filter((e) => e.path.endsWith(route.main.path));
 			expect(second.path).toBe(`/v2${route.main.path}`);
 			expect(second.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
 			expect(second.body).toBe(first.body);
@@ -77,7 +115,9 @@ describe('Rule 3 — redirects', () => {
 		projectGet.serve(fake);
 		const outcome = await projectGet.run(harness, fake, { credential: fakeCredential(harness, fake) });
 
-		expect(outcome.message).toBe('The Field Ops token server answered with a redirect (307); the client secret was not sent on');
+		expect(outcome.message).toBe(
+			'The Field Ops token server answered with a redirect (307); the client secret was not sent on',
+		);
 		expect(outcome.description).toMatch(/Token Server URL/);
 		expect(fake.requests('elsewhere')).toEqual([]);
 	});
@@ -91,12 +131,16 @@ describe('Rule 3 — redirects', () => {
 
 		expect(outcome.items[0].json).toEqual({ id: 'p-1', name: 'Bridge' });
 		elsewhereGotNoSecrets();
-		expect(fake.requests('core').find((e) => e.path === '/final')?.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+		expect(fake.requests('core').find((e) => e.path === '/final')?.headers.authorization).toBe(
+			`Bearer ${ACCESS_TOKEN}`,
+		);
 	});
 
 	it('gives up on endless redirects', async () => {
 		projectGet.serve(fake);
-		fake.on('core', 'GET', /^\/(api|loop)/, (request, res) => redirect(302, `${fake.urls.core}/loop${request.path.length}`)(request, res));
+		fake.on('core', 'GET', /^\/(api|loop)/, (request, res) =>
+			redirect(302, `${fake.urls.core}/loop${request.path.length}`)(request, res),
+		);
 		const outcome = await projectGet.run(harness, fake, { credential: fakeCredential(harness, fake) });
 
 		expect(outcome.message).toBe('Field Ops redirected the request too many times');

@@ -2,11 +2,34 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Workflow, type IDataObject, type INode, type INodeExecutionData, type INodeParameters, type IRun, type IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import {
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
-import { CREDENTIAL_ID, FIELD_OPS_NODE, TRIGGER, fieldOpsWorkflow, triggerWorkflow } from '../helpers/workflows';
-import { ACCESS_TOKEN, CLIENT_ID, CLIENT_SECRET, file, json, type FakeFieldOps, type Host, type Reply } from './fake';
+import {
+	CREDENTIAL_ID,
+	FIELD_OPS_NODE,
+	TRIGGER,
+	fieldOpsWorkflow,
+	triggerWorkflow,
+} from '../helpers/workflows';
+import {
+	ACCESS_TOKEN,
+	CLIENT_ID,
+	CLIENT_SECRET,
+	file,
+	json,
+	type FakeFieldOps,
+	type Host,
+	type Reply,
+} from './fake';
 
 process.env.N8N_USER_FOLDER ??= mkdtempSync(join(tmpdir(), 'fieldops-hostile-'));
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -14,7 +37,11 @@ const core = require('n8n-core') as typeof import('n8n-core');
 
 export const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
 export const PROJECT_ID = 'p-1';
-const pdf = (name: string) => ({ data: Buffer.from('%PDF-1 hostile').toString('base64'), mimeType: 'application/pdf', fileName: name });
+const pdf = (name: string) => ({
+	data: Buffer.from('%PDF-1 hostile').toString('base64'),
+	mimeType: 'application/pdf',
+	fileName: name,
+});
 
 let credentials = 0;
 /** A credential for the fake servers; a fresh id means a fresh token (tokens are kept per credential). */
@@ -69,14 +96,28 @@ export interface Route {
 	run(harness: N8nHarness, fake: FakeFieldOps, options: RunOptions): Promise<Outcome>;
 }
 
-async function runNode(harness: N8nHarness, parameters: INodeParameters, options: RunOptions, items?: INodeExecutionData[]): Promise<Outcome> {
-	const workflow = fieldOpsWorkflow({ ...parameters, ...options.parameters }, { credentialId: options.credential, continueOnFail: options.continueOnFail });
+async function runNode(
+	harness: N8nHarness,
+	parameters: INodeParameters,
+	options: RunOptions,
+	items?: INodeExecutionData[],
+): Promise<Outcome> {
+	const workflow = fieldOpsWorkflow(
+		{ ...parameters, ...options.parameters },
+		{ credentialId: options.credential, continueOnFail: options.continueOnFail },
+	);
 	const result = await harness.run(workflow, { triggerItems: items });
 	const out = result.items['Field Ops'] ?? [];
 	const failed = result.nodeErrors['Field Ops'] as (Error & { description?: string }) | undefined;
 	const itemError = out.find((i) => i.error)?.error as (Error & { description?: string }) | undefined;
 	const error = failed ?? itemError;
-	return { items: out, run: result.run, error, message: error?.message, description: error?.description ?? undefined };
+	return {
+		items: out,
+		run: result.run,
+		error,
+		message: error?.message,
+		description: error?.description ?? undefined,
+	};
 }
 
 async function caught(work: () => Promise<INodeExecutionData[]>): Promise<Outcome> {
@@ -89,7 +130,13 @@ async function caught(work: () => Promise<INodeExecutionData[]>): Promise<Outcom
 }
 
 /** Calls a list-search method of the Field Ops node as the editor does (n8n's own load-options context). */
-export async function listSearch(harness: N8nHarness, method: string, parameters: INodeParameters, credential: string, filter?: string) {
+export async function listSearch(
+	harness: N8nHarness,
+	method: string,
+	parameters: INodeParameters,
+	credential: string,
+	filter?: string,
+) {
 	const node: INode = {
 		id: 'ls',
 		name: 'Field Ops',
@@ -99,8 +146,20 @@ export async function listSearch(harness: N8nHarness, method: string, parameters
 		parameters,
 		credentials: { fieldOpsOAuth2Api: { id: credential, name: 'Field Ops' } },
 	};
-	const workflow = new Workflow({ id: 'ls', nodes: [node], connections: {}, active: false, nodeTypes: harness.nodeTypes });
-	const additionalData = { credentialsHelper: harness.credentialsHelper, currentNodeParameters: parameters, variables: {}, restApiUrl: 'http://localhost:5678/rest', instanceBaseUrl: 'http://localhost:5678/' } as unknown as IWorkflowExecuteAdditionalData;
+	const workflow = new Workflow({
+		id: 'ls',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: harness.nodeTypes,
+	});
+	const additionalData = {
+		credentialsHelper: harness.credentialsHelper,
+		currentNodeParameters: parameters,
+		variables: {},
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+	} as unknown as IWorkflowExecuteAdditionalData;
 	const context = new core.LoadOptionsContext(workflow, node, additionalData, 'parameters.project');
 	const type = harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1);
 	const search = type.methods?.listSearch?.[method];
@@ -117,7 +176,8 @@ export const projectGet: Route = {
 	items: true,
 	reply: json(200, { id: PROJECT_ID, name: 'Bridge' }),
 	serve: (fake) => fake.on('core', 'GET', projectGet.main.path, projectGet.reply),
-	run: async (harness, _fake, options) => await runNode(harness, { resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) }, options),
+	run: async (harness, _fake, options) =>
+		await runNode(harness, { resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) }, options),
 };
 
 export const documentDelete: Route = {
@@ -128,7 +188,11 @@ export const documentDelete: Route = {
 	reply: (_request, res) => void res.writeHead(204).end(),
 	serve: (fake) => fake.on('core', 'DELETE', documentDelete.main.path, documentDelete.reply),
 	run: async (harness, _fake, options) =>
-		await runNode(harness, { resource: 'document', operation: 'delete', project: rl('id', PROJECT_ID), fileReferenceId: 'f-1' }, options),
+		await runNode(
+			harness,
+			{ resource: 'document', operation: 'delete', project: rl('id', PROJECT_ID), fileReferenceId: 'f-1' },
+			options,
+		),
 };
 
 export const machineCreateMany: Route = {
@@ -139,7 +203,11 @@ export const machineCreateMany: Route = {
 	reply: json(200, [{ index: 0, success: true, id: 'm-1' }]),
 	serve: (fake) => fake.on('core', 'POST', machineCreateMany.main.path, machineCreateMany.reply),
 	run: async (harness, _fake, options) =>
-		await runNode(harness, { resource: 'machine', operation: 'createMany', companyId: 'c-1', machineNumber: 'M1' }, options),
+		await runNode(
+			harness,
+			{ resource: 'machine', operation: 'createMany', companyId: 'c-1', machineNumber: 'M1' },
+			options,
+		),
 };
 
 const PAGES = '/v1/time-registrations';
@@ -153,7 +221,14 @@ export const reportPages: Route = {
 	run: async (harness, _fake, options) =>
 		await runNode(
 			harness,
-			{ resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2026-01-01', toDateTime: '2026-01-02', returnAll: true },
+			{
+				resource: 'report',
+				operation: 'timeRegistrations',
+				syncMode: 'window',
+				fromDateTime: '2026-01-01',
+				toDateTime: '2026-01-02',
+				returnAll: true,
+			},
 			options,
 		),
 };
@@ -166,7 +241,12 @@ export const documentUpload: Route = {
 	reply: json(200, { successful: true, section: 'Documents', files: [{ name: 'a.pdf' }] }),
 	serve: (fake) => fake.on('core', 'POST', DOCUMENTS, documentUpload.reply),
 	run: async (harness, _fake, options) =>
-		await runNode(harness, { resource: 'document', operation: 'upload', project: rl('id', PROJECT_ID) }, options, [{ json: {}, binary: { data: pdf('a.pdf') } }]),
+		await runNode(
+			harness,
+			{ resource: 'document', operation: 'upload', project: rl('id', PROJECT_ID) },
+			options,
+			[{ json: {}, binary: { data: pdf('a.pdf') } }],
+		),
 };
 
 export const documentDownload: Route = {
@@ -177,7 +257,11 @@ export const documentDownload: Route = {
 	reply: file('%PDF-1 drawing', 'drawing.pdf'),
 	serve: (fake) => fake.on('core', 'GET', documentDownload.main.path, documentDownload.reply),
 	run: async (harness, _fake, options) =>
-		await runNode(harness, { resource: 'document', operation: 'download', project: rl('id', PROJECT_ID), fileReferenceId: 'f-1' }, options),
+		await runNode(
+			harness,
+			{ resource: 'document', operation: 'download', project: rl('id', PROJECT_ID), fileReferenceId: 'f-1' },
+			options,
+		),
 };
 
 export const lookupDownload: Route = {
@@ -187,7 +271,12 @@ export const lookupDownload: Route = {
 	items: true,
 	reply: file('%PDF-1 photo', 'photo.pdf'),
 	serve: (fake) => fake.on('core', 'GET', '/api/file/f-1', lookupDownload.reply),
-	run: async (harness, _fake, options) => await runNode(harness, { resource: 'lookup', operation: 'downloadFile', fileReferenceId: 'f-1' }, options),
+	run: async (harness, _fake, options) =>
+		await runNode(
+			harness,
+			{ resource: 'lookup', operation: 'downloadFile', fileReferenceId: 'f-1' },
+			options,
+		),
 };
 
 export const reportFiles: Route = {
@@ -227,7 +316,12 @@ export const projectSearch: Route = {
 	serve: (fake) => fake.on('core', 'GET', projectSearch.main.path, projectSearch.reply),
 	run: async (harness, _fake, options) =>
 		await caught(async () => {
-			const found = await listSearch(harness, 'searchProjects', { resource: 'project', operation: 'get' }, options.credential);
+			const found = await listSearch(
+				harness,
+				'searchProjects',
+				{ resource: 'project', operation: 'get' },
+				options.credential,
+			);
 			return found.results.map((r) => ({ json: r as unknown as IDataObject }));
 		}),
 };
@@ -241,7 +335,11 @@ export const triggerPoll: Route = {
 	serve: (fake) => fake.on('reporting', 'GET', triggerPoll.main.path, triggerPoll.reply),
 	run: async (harness, _fake, options) =>
 		await caught(async () => {
-			const workflow = triggerWorkflow({ feed: 'machineRegistrations', startFrom: 'everything', ...options.parameters });
+			const workflow = triggerWorkflow({
+				feed: 'machineRegistrations',
+				startFrom: 'everything',
+				...options.parameters,
+			});
 			workflow.nodes[0].credentials = { fieldOpsOAuth2Api: { id: options.credential, name: 'Field Ops' } };
 			return (await harness.poll(workflow, TRIGGER, { staticData: {} })).items;
 		}),
@@ -271,7 +369,8 @@ export function secretsIn(value: unknown): string[] {
 	const seen = new WeakSet<object>();
 	const visit = (node: unknown, path: string, depth: number) => {
 		if (typeof node === 'string') {
-			for (const secret of [CLIENT_SECRET, ACCESS_TOKEN]) if (node.includes(secret)) found.push(`${path}: ${node.slice(0, 200)}`);
+			for (const secret of [CLIENT_SECRET, ACCESS_TOKEN])
+				if (node.includes(secret)) found.push(`${path}: ${node.slice(0, 200)}`);
 			return;
 		}
 		if (!node || typeof node !== 'object' || depth > 40 || seen.has(node)) return;
@@ -293,10 +392,21 @@ export function secretsIn(value: unknown): string[] {
 
 /** The secret and the token are nowhere: not in the execution data (as n8n stores it, and whole), output or error. */
 export function expectNoSecrets(outcome: Outcome): void {
-	const stored = JSON.stringify(outcome.run ?? null) + JSON.stringify(outcome.items) + JSON.stringify(outcome.error ?? null);
+	const stored =
+		JSON.stringify(outcome.run ?? null) +
+		JSON.stringify(outcome.items) +
+		JSON.stringify(outcome.error ?? null);
 	expect(stored).not.toContain(CLIENT_SECRET);
 	expect(stored).not.toContain(ACCESS_TOKEN);
-	expect(secretsIn({ run: outcome.run, items: outcome.items, error: outcome.error, message: outcome.message, description: outcome.description })).toEqual([]);
+	expect(
+		secretsIn({
+			run: outcome.run,
+			items: outcome.items,
+			error: outcome.error,
+			message: outcome.message,
+			description: outcome.description,
+		}),
+	).toEqual([]);
 }
 
 export { ACCESS_TOKEN, CLIENT_SECRET, CREDENTIAL_ID, N8nHarness };

@@ -1,4 +1,16 @@
-import { ACCESS_TOKEN, CLIENT_SECRET, FakeFieldOps, closedPort, drop, echo, json, PAGE, redirect, text, type Reply } from './fake';
+import {
+	ACCESS_TOKEN,
+	CLIENT_SECRET,
+	FakeFieldOps,
+	closedPort,
+	drop,
+	echo,
+	json,
+	PAGE,
+	redirect,
+	text,
+	type Reply,
+} from './fake';
 import { N8nHarness, ROUTES, expectNoSecrets, fakeCredential, projectGet, type Route } from './routes';
 
 /**
@@ -9,19 +21,30 @@ import { N8nHarness, ROUTES, expectNoSecrets, fakeCredential, projectGet, type R
 interface Mode {
 	name: string;
 	/** Breaks the route: answers (or refuses) its main request or the token request. */
-	apply(fake: FakeFieldOps, route: Route): Promise<Record<string, string> | void> | Record<string, string> | void;
+	apply(
+		fake: FakeFieldOps,
+		route: Route,
+	): Promise<Record<string, string> | void> | Record<string, string> | void;
 	/** What the user is told. */
 	message: RegExp | ((route: Route) => RegExp);
 	/** Where to look, when it is about a credential field. */
 	description?: RegExp;
 }
 
-const onMain = (reply: Reply) => (fake: FakeFieldOps, route: Route) => void fake.on(route.main.host, route.main.method, route.main.path, reply);
+const onMain = (reply: Reply) => (fake: FakeFieldOps, route: Route) =>
+	void fake.on(route.main.host, route.main.method, route.main.path, reply);
 /** The request's own headers (the bearer token) in a body that looks like an API message. */
-const echoToken = (status: number): Reply => (request, res) => {
-	res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
-	res.end(JSON.stringify({ message: `Bearer ${ACCESS_TOKEN} was refused`, errors: [{ field: 'authorization', message: String(request.headers.authorization) }] }));
-};
+const echoToken =
+	(status: number): Reply =>
+	(request, res) => {
+		res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' });
+		res.end(
+			JSON.stringify({
+				message: `Bearer ${ACCESS_TOKEN} was refused`,
+				errors: [{ field: 'authorization', message: String(request.headers.authorization) }],
+			}),
+		);
+	};
 
 const MODES: Mode[] = [
 	{
@@ -38,7 +61,10 @@ const MODES: Mode[] = [
 	},
 	{
 		name: 'token server 200 without a token, echoing the form',
-		apply: (fake) => void fake.on('identity', 'POST', '/connect/token', (request, res) => text(200, `{"debug": "${request.body}"}`, 'application/json')(request, res)),
+		apply: (fake) =>
+			void fake.on('identity', 'POST', '/connect/token', (request, res) =>
+				text(200, `{"debug": "${request.body}"}`, 'application/json')(request, res),
+			),
 		message: /token server answered without an access token/,
 		description: /Token Server URL/,
 	},
@@ -60,7 +86,11 @@ const MODES: Mode[] = [
 	},
 	{
 		name: 'API 500 web page holding the token',
-		apply: onMain((request, res) => text(500, PAGE.replace('Sign in', String(request.headers.authorization)), 'text/html', { 'retry-after': '0' })(request, res)),
+		apply: onMain((request, res) =>
+			text(500, PAGE.replace('Sign in', String(request.headers.authorization)), 'text/html', {
+				'retry-after': '0',
+			})(request, res),
+		),
 		message: /Field Ops answered 500$/,
 	},
 	{
@@ -71,11 +101,19 @@ const MODES: Mode[] = [
 	{
 		name: 'API redirects elsewhere, which echoes the request',
 		apply: (fake, route) => {
-			fake.on(route.main.host, route.main.method, route.main.path, redirect(307, `${fake.urls.elsewhere}/echo`));
+			fake.on(
+				route.main.host,
+				route.main.method,
+				route.main.path,
+				redirect(307, `${fake.urls.elsewhere}/echo`),
+			);
 			fake.on('elsewhere', route.main.method, '/echo', echo(400));
 		},
 		// A read follows without the token (the echo shows what arrived); a write is not sent there at all.
-		message: (route) => (route.write ? /redirect .* the request was not sent there/ : /refused the request: request — GET \/echo \{/),
+		message: (route) =>
+			route.write
+				? /redirect .* the request was not sent there/
+				: /refused the request: request — GET \/echo \{/,
 	},
 ];
 
@@ -91,15 +129,25 @@ describe('Rule 2 — secrets never leave the node', () => {
 
 	describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {
 		const variants = route.items ? [false, true] : [false];
-		const cases = MODES.flatMap((mode) => variants.map((continueOnFail) => [`${mode.name}${continueOnFail ? ', Continue On Fail' : ''}`, mode, continueOnFail] as const));
+		const cases = MODES.flatMap((mode) =>
+			variants.map(
+				(continueOnFail) =>
+					[`${mode.name}${continueOnFail ? ', Continue On Fail' : ''}`, mode, continueOnFail] as const,
+			),
+		);
 
 		it.each(cases)('%s', async (_case, mode, continueOnFail) => {
 			route.serve(fake);
 			const overrides = (await mode.apply(fake, route)) ?? {};
-			const outcome = await route.run(harness, fake, { credential: fakeCredential(harness, fake, overrides), continueOnFail });
+			const outcome = await route.run(harness, fake, {
+				credential: fakeCredential(harness, fake, overrides),
+				continueOnFail,
+			});
 
 			expectNoSecrets(outcome);
-			expect(outcome.message).toMatch(typeof mode.message === 'function' ? mode.message(route) : mode.message);
+			expect(outcome.message).toMatch(
+				typeof mode.message === 'function' ? mode.message(route) : mode.message,
+			);
 			if (mode.description) expect(outcome.description).toMatch(mode.description);
 			if (continueOnFail) expect(outcome.items[0]?.json.error).toBe(outcome.message);
 		});
@@ -107,16 +155,26 @@ describe('Rule 2 — secrets never leave the node', () => {
 
 	it('cleans an answer that echoes the token and the secret before it becomes output', async () => {
 		fake.on('core', 'GET', projectGet.main.path, (request, res) =>
-			json(200, { id: 'p-1', seen: request.headers.authorization, form: `client_secret=${CLIENT_SECRET}` })(request, res),
+			json(200, { id: 'p-1', seen: request.headers.authorization, form: `client_secret=${CLIENT_SECRET}` })(
+				request,
+				res,
+			),
 		);
 		const outcome = await projectGet.run(harness, fake, { credential: fakeCredential(harness, fake) });
-		expect(outcome.items[0].json).toEqual({ id: 'p-1', seen: 'Bearer [hidden]', form: 'client_secret=[hidden]' });
+		expect(outcome.items[0].json).toEqual({
+			id: 'p-1',
+			seen: 'Bearer [hidden]',
+			form: 'client_secret=[hidden]',
+		});
 		expectNoSecrets(outcome);
 	});
 
 	it('finds a secret wherever it hides (the check itself can fail)', () => {
 		const error = new Error('failed');
-		Object.defineProperty(error, 'cause', { value: { request: { body: `client_secret=${CLIENT_SECRET}` } }, enumerable: false });
+		Object.defineProperty(error, 'cause', {
+			value: { request: { body: `client_secret=${CLIENT_SECRET}` } },
+			enumerable: false,
+		});
 		expect(() => expectNoSecrets({ items: [], error })).toThrow();
 		expect(() => expectNoSecrets({ items: [{ json: { note: `Bearer ${ACCESS_TOKEN}` } }] })).toThrow();
 	});

@@ -2,7 +2,17 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { fieldOpsWorkflow } from '../helpers/workflows';
 import { FakeFieldOps, html, json, PAGE, text } from './fake';
-import { N8nHarness, PROJECT_ID, expectNoSecrets, fakeCredential, listSearch, machineCreateMany, projectGet, rl, type Outcome } from './routes';
+import {
+	N8nHarness,
+	PROJECT_ID,
+	expectNoSecrets,
+	fakeCredential,
+	listSearch,
+	machineCreateMany,
+	projectGet,
+	rl,
+	type Outcome,
+} from './routes';
 
 /**
  * Rule 7: an answer without the shape an operation needs is an error naming the operation and what was expected;
@@ -19,8 +29,13 @@ describe('Rule 7 — shapes', () => {
 	afterAll(async () => await fake.close());
 	beforeEach(() => fake.reset());
 
-	const run = async (parameters: INodeParameters, credential = fakeCredential(harness, fake)): Promise<Outcome> => {
-		const result = await harness.run(fieldOpsWorkflow(parameters, { credentialId: credential, continueOnFail: true }));
+	const run = async (
+		parameters: INodeParameters,
+		credential = fakeCredential(harness, fake),
+	): Promise<Outcome> => {
+		const result = await harness.run(
+			fieldOpsWorkflow(parameters, { credentialId: credential, continueOnFail: true }),
+		);
 		const items = result.items['Field Ops'] ?? [];
 		const error = items.find((i) => i.error)?.error as (Error & { description?: string }) | undefined;
 		return { items, run: result.run, error, message: error?.message, description: error?.description };
@@ -31,16 +46,24 @@ describe('Rule 7 — shapes', () => {
 		['an object', json(200, { id: 'p-1' }, quick), 'an object'],
 		['text', text(200, '"ok"', 'application/json', quick), 'text'],
 		['nothing', text(200, '', 'application/json', quick), 'nothing'],
-	])('Project → Get Many answered with %s: an error naming the operation and the list it expects', async (_what, reply, kind) => {
-		fake.on('core', 'GET', '/api/v4/integration/projects', reply);
-		const outcome = await run({ resource: 'project', operation: 'getAll', returnAll: true });
-		expect(outcome.message).toBe(`Field Ops answered ${kind} where Project → Get Many expects a list`);
-		expect(outcome.items).toHaveLength(1);
-	});
+	])(
+		'Project → Get Many answered with %s: an error naming the operation and the list it expects',
+		async (_what, reply, kind) => {
+			fake.on('core', 'GET', '/api/v4/integration/projects', reply);
+			const outcome = await run({ resource: 'project', operation: 'getAll', returnAll: true });
+			expect(outcome.message).toBe(`Field Ops answered ${kind} where Project → Get Many expects a list`);
+			expect(outcome.items).toHaveLength(1);
+		},
+	);
 
 	it('Work order by external ID: a project answer that is not a list', async () => {
 		fake.on('core', 'GET', `/api/v4/integration/tasks/project/${PROJECT_ID}`, json(200, { tasks: [] }));
-		const outcome = await run({ resource: 'workOrder', operation: 'get', project: rl('id', PROJECT_ID), workOrder: rl('externalId', 'W-1') });
+		const outcome = await run({
+			resource: 'workOrder',
+			operation: 'get',
+			project: rl('id', PROJECT_ID),
+			workOrder: rl('externalId', 'W-1'),
+		});
 		expect(outcome.message).toBe('Field Ops answered the work order lookup with something other than a list');
 	});
 
@@ -52,26 +75,67 @@ describe('Rule 7 — shapes', () => {
 
 	it('Machine → Create Many: an answer that is not a list of results fails the batch (it does not say each machine was refused)', async () => {
 		fake.on('core', 'POST', machineCreateMany.main.path, json(200, { created: 1 }));
-		const outcome = await run({ resource: 'machine', operation: 'createMany', companyId: 'c-1', machineNumber: 'M1' });
-		expect(outcome.message).toBe('Machine of item 1 failed: Field Ops answered an object where Machine → Create Many expects a list of results');
+		const outcome = await run({
+			resource: 'machine',
+			operation: 'createMany',
+			companyId: 'c-1',
+			machineNumber: 'M1',
+		});
+		expect(outcome.message).toBe(
+			'Machine of item 1 failed: Field Ops answered an object where Machine → Create Many expects a list of results',
+		);
 	});
 
 	it('list search: an answer that is not a list', async () => {
 		fake.on('core', 'GET', '/api/projects', json(200, { projects: [] }));
-		await expect(listSearch(harness, 'searchProjects', { resource: 'project', operation: 'get' }, fakeCredential(harness, fake))).rejects.toThrow(
-			'Field Ops answered the project lookup with something other than a list',
-		);
+		await expect(
+			listSearch(
+				harness,
+				'searchProjects',
+				{ resource: 'project', operation: 'get' },
+				fakeCredential(harness, fake),
+			),
+		).rejects.toThrow('Field Ops answered the project lookup with something other than a list');
 	});
 
 	describe('a 200 web page names the credential field to check', () => {
 		it.each([
-			['Project → Get', 'core', projectGet.main.path, { resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) }, 'Core API URL'],
-			['Report', 'reporting', '/v1/time-registrations', { resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2026-01-01', toDateTime: '2026-01-02', returnAll: true }, 'Reporting API URL'],
-			['Machine-state → Latest Timestamp', 'machineState', /latest-timestamp/, { resource: 'machineState', operation: 'getLatestTimestamp', companyId: 'c', projectId: 'p' }, 'Machine-State API URL'],
+			[
+				'Project → Get',
+				'core',
+				projectGet.main.path,
+				{ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) },
+				'Core API URL',
+			],
+			[
+				'Report',
+				'reporting',
+				'/v1/time-registrations',
+				{
+					resource: 'report',
+					operation: 'timeRegistrations',
+					syncMode: 'window',
+					fromDateTime: '2026-01-01',
+					toDateTime: '2026-01-02',
+					returnAll: true,
+				},
+				'Reporting API URL',
+			],
+			[
+				'Machine-state → Latest Timestamp',
+				'machineState',
+				/latest-timestamp/,
+				{ resource: 'machineState', operation: 'getLatestTimestamp', companyId: 'c', projectId: 'p' },
+				'Machine-State API URL',
+			],
 		] as const)('%s', async (_name, host, path, parameters, field) => {
-			fake.on(host, 'GET', path, (request, res) => text(200, PAGE, 'text/html', { 'retry-after': '0' })(request, res));
+			fake.on(host, 'GET', path, (request, res) =>
+				text(200, PAGE, 'text/html', { 'retry-after': '0' })(request, res),
+			);
 			const outcome = await run(parameters as INodeParameters);
-			expect(outcome.message).toMatch(/The address does not point at the Field Ops API: it answered with a web page$/);
+			expect(outcome.message).toMatch(
+				/The address does not point at the Field Ops API: it answered with a web page$/,
+			);
 			expect(outcome.description).toContain(`Check the ${field} of the Field Ops credential`);
 			expect(JSON.stringify(outcome.run)).not.toContain('Welcome to the portal');
 		});
@@ -106,7 +170,10 @@ describe('Rule 7 — shapes', () => {
 
 	it('a credential address that is not a web address names its field', async () => {
 		const credential = fakeCredential(harness, fake, { coreUrl: 'fieldops.example.com' });
-		const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) }, credential);
+		const outcome = await run(
+			{ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) },
+			credential,
+		);
 		expect(outcome.message).toBe('The Core API URL of the Field Ops credential is not a web address');
 		expect(fake.seen).toEqual([]);
 		expectNoSecrets(outcome);
@@ -114,7 +181,10 @@ describe('Rule 7 — shapes', () => {
 
 	it('a Token Server URL that is not a web address names its field', async () => {
 		const credential = fakeCredential(harness, fake, { identityUrl: 'identity' });
-		const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) }, credential);
+		const outcome = await run(
+			{ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) },
+			credential,
+		);
 		expect(outcome.message).toBe('The Token Server URL of the Field Ops credential is not a web address');
 		expect(fake.seen).toEqual([]);
 	});

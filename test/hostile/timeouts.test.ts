@@ -1,7 +1,18 @@
 import type { ServerResponse } from 'node:http';
 
 import { FakeFieldOps, sequence, stall, type Reply } from './fake';
-import { N8nHarness, documentDelete, documentDownload, documentUpload, expectNoSecrets, fakeCredential, lookupDownload, reportFiles, reportPages, type Route } from './routes';
+import {
+	N8nHarness,
+	documentDelete,
+	documentDownload,
+	documentUpload,
+	expectNoSecrets,
+	fakeCredential,
+	lookupDownload,
+	reportFiles,
+	reportPages,
+	type Route,
+} from './routes';
 
 /**
  * Rule 5: every request has a timeout (60 s unless the operation has a Timeout option: uploads, downloads,
@@ -25,13 +36,20 @@ describe('Rule 5 — timeouts', () => {
 
 	/** No answer at all: the request is read, then nothing is sent back. */
 	const silence: Reply = (_request, res) => void held.add(res);
-	const stalled = (contentType?: string): Reply => (request, res) => {
-		held.add(res);
-		return stall(contentType)(request, res);
-	};
-	const sent = (route: Route) => fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path).length;
+	const stalled =
+		(contentType?: string): Reply =>
+		(request, res) => {
+			held.add(res);
+			return stall(contentType)(request, res);
+		};
+	const sent = (route: Route) =>
+		fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path).length;
 	const run = async (route: Route, timeout: number | string | undefined, continueOnFail = false) =>
-		await route.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail, parameters: timeout === undefined ? {} : { timeout } });
+		await route.run(harness, fake, {
+			credential: fakeCredential(harness, fake),
+			continueOnFail,
+			parameters: timeout === undefined ? {} : { timeout },
+		});
 
 	it('a write that gets no answer fails after the default 60 s, and is not sent again', async () => {
 		documentDelete.serve(fake);
@@ -64,7 +82,9 @@ describe('Rule 5 — timeouts', () => {
 			const outcome = await run(route, 1);
 
 			// The stalled answer has no Content-Disposition: the file is named as the node names it without one.
-			expect(outcome.message).toBe(`The download of ${fallbackName} stopped before the end (no answer in time)`);
+			expect(outcome.message).toBe(
+				`The download of ${fallbackName} stopped before the end (no answer in time)`,
+			);
 			expect(sent(route)).toBe(3);
 			expectNoSecrets(outcome);
 		});
@@ -95,7 +115,9 @@ describe('Rule 5 — timeouts', () => {
 		fake.on('reporting', 'GET', reportPages.main.path, stalled());
 		const outcome = await run(reportPages, 1);
 
-		expect(outcome.message).toMatch(/^Time Registrations, page 1: Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/);
+		expect(outcome.message).toMatch(
+			/^Time Registrations, page 1: Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/,
+		);
 		expect(sent(reportPages)).toBe(6);
 	}, 60_000);
 

@@ -32,12 +32,20 @@ describe('Field Ops → Document upload, filesystem binary mode', () => {
 	});
 
 	/** Stores bytes the way a trigger does in filesystem mode: the item carries only an id. */
-	const stored = async (bytes: Buffer, fileName: string | undefined, mimeType: string): Promise<IBinaryData> =>
-		await Container.get(core.BinaryDataService).store({ type: 'execution', workflowId: 'harness', executionId: 'seed' }, bytes, {
-			data: '',
-			mimeType,
-			...(fileName ? { fileName } : {}),
-		});
+	const stored = async (
+		bytes: Buffer,
+		fileName: string | undefined,
+		mimeType: string,
+	): Promise<IBinaryData> =>
+		await Container.get(core.BinaryDataService).store(
+			{ type: 'execution', workflowId: 'harness', executionId: 'seed' },
+			bytes,
+			{
+				data: '',
+				mimeType,
+				...(fileName ? { fileName } : {}),
+			},
+		);
 
 	it('streams stored files (large, non-ASCII name, no name, zero bytes) in one request with their bytes intact', async () => {
 		const large = Buffer.alloc(5 * 1024 * 1024 + 7);
@@ -49,21 +57,41 @@ describe('Field Ops → Document upload, filesystem binary mode', () => {
 		};
 		expect(binary.attachment_0.id).toMatch(/^filesystem/);
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
-		const project = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === sb().clients[0].companyId)!;
+		const project = [...sb().sandbox.world.projects.values()].find(
+			(p) => p.companyId === sb().clients[0].companyId,
+		)!;
 		const result = await harness.run(
-			fieldOpsWorkflow({ resource: 'document', operation: 'upload', project: { __rl: true, mode: 'id', value: project.id }, binarySource: 'all' }),
+			fieldOpsWorkflow({
+				resource: 'document',
+				operation: 'upload',
+				project: { __rl: true, mode: 'id', value: project.id },
+				binarySource: 'all',
+			}),
 			{ triggerItems: [{ json: {}, binary }] },
 		);
 		expect(result.error).toBeUndefined();
-		expect((await call(sb().coreUrl, '/__sandbox/stats')).body.requests['POST /api/v4/integration/projects/{id}/documents']).toBe(1);
-		const files = result.items['Field Ops'][0].json.files as { name: string; size: number; fileReference: { id: string } }[];
+		expect(
+			(await call(sb().coreUrl, '/__sandbox/stats')).body.requests[
+				'POST /api/v4/integration/projects/{id}/documents'
+			],
+		).toBe(1);
+		const files = result.items['Field Ops'][0].json.files as {
+			name: string;
+			size: number;
+			fileReference: { id: string };
+		}[];
 		expect(files.map((f) => [f.name, f.size])).toEqual([
 			['Tegning_bærevegg_ø.pdf', large.length],
 			['attachment_1.bin', 7],
 			['empty.txt', 0],
 		]);
 		const download = await harness.run(
-			fieldOpsWorkflow({ resource: 'document', operation: 'download', project: { __rl: true, mode: 'id', value: project.id }, fileReferenceId: files[0].fileReference.id }),
+			fieldOpsWorkflow({
+				resource: 'document',
+				operation: 'download',
+				project: { __rl: true, mode: 'id', value: project.id },
+				fileReferenceId: files[0].fileReference.id,
+			}),
 		);
 		const downloaded = download.items['Field Ops'][0].binary!.data;
 		expect(downloaded.fileName).toBe('Tegning_bærevegg_ø.pdf');
@@ -72,13 +100,24 @@ describe('Field Ops → Document upload, filesystem binary mode', () => {
 
 	it('explains an upload refused to a non-administrator client', async () => {
 		useSandboxCredential(harness, sb(), 'fieldops-user', 'user-credential');
-		const project = [...sb().sandbox.world.projects.values()].find((p) => p.companyId === sb().clients[0].companyId)!;
+		const project = [...sb().sandbox.world.projects.values()].find(
+			(p) => p.companyId === sb().clients[0].companyId,
+		)!;
 		const result = await harness.run(
 			fieldOpsWorkflow(
-				{ resource: 'document', operation: 'upload', project: { __rl: true, mode: 'id', value: project.id }, binarySource: 'all' },
+				{
+					resource: 'document',
+					operation: 'upload',
+					project: { __rl: true, mode: 'id', value: project.id },
+					binarySource: 'all',
+				},
 				{ credentialId: 'user-credential', continueOnFail: true },
 			),
-			{ triggerItems: [{ json: {}, binary: { data: await stored(Buffer.from('x'), 'x.pdf', 'application/pdf') } }] },
+			{
+				triggerItems: [
+					{ json: {}, binary: { data: await stored(Buffer.from('x'), 'x.pdf', 'application/pdf') } },
+				],
+			},
 		);
 		const error = result.items['Field Ops'][0].json.error as string;
 		expect(error).toMatch(/No access to this document.*Administrator-level/);

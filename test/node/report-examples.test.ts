@@ -17,17 +17,32 @@ const csvFile = require('../../examples/weekly-hours-to-csv-file.json') as Workf
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const LABELS = SIMPLE_COLUMNS.timeRegistrations.columns.map((column) => column.label);
-const fieldOpsNode = (workflow: WorkflowJson) => workflow.nodes.find((node) => node.type === 'n8n-nodes-fieldops.fieldOps');
+const fieldOpsNode = (workflow: WorkflowJson) =>
+	workflow.nodes.find((node) => node.type === 'n8n-nodes-fieldops.fieldOps');
 
 /** The schedule and the Field Ops node only, with the Field Ops node's parameters changed by `change`. */
-function upToFieldOps(workflow: WorkflowJson, change: (parameters: IDataObject) => IDataObject = (p) => p): WorkflowJson {
+function upToFieldOps(
+	workflow: WorkflowJson,
+	change: (parameters: IDataObject) => IDataObject = (p) => p,
+): WorkflowJson {
 	const fieldOps = fieldOpsNode(workflow);
 	if (!fieldOps) throw new Error(`${workflow.name} has no Field Ops node`);
 	const nodes = workflow.nodes
 		.filter((node) => node.type === 'n8n-nodes-base.scheduleTrigger' || node === fieldOps)
-		.map((node) => (node === fieldOps ? { ...node, parameters: change(structuredClone(node.parameters) as IDataObject) as typeof node.parameters } : node));
+		.map((node) =>
+			node === fieldOps
+				? {
+						...node,
+						parameters: change(structuredClone(node.parameters) as IDataObject) as typeof node.parameters,
+					}
+				: node,
+		);
 	const trigger = nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
-	return { ...workflow, nodes, connections: { [trigger?.name ?? '']: { main: [[{ node: fieldOps.name, type: 'main', index: 0 }]] } } };
+	return {
+		...workflow,
+		nodes,
+		connections: { [trigger?.name ?? '']: { main: [[{ node: fieldOps.name, type: 'main', index: 0 }]] } },
+	};
 }
 
 describe('examples: weekly hours', () => {
@@ -40,7 +55,10 @@ describe('examples: weekly hours', () => {
 	});
 
 	it('"Weekly hours to spreadsheet": last week’s registrations with Simplify’s columns, one item each', async () => {
-		expect(fieldOpsNode(spreadsheet)).toMatchObject({ typeVersion: 1.1, parameters: { simplify: true, returnAll: true } });
+		expect(fieldOpsNode(spreadsheet)).toMatchObject({
+			typeVersion: 1.1,
+			parameters: { simplify: true, returnAll: true },
+		});
 		const result = await harness.run(upToFieldOps(spreadsheet));
 		expect(result.error).toBeUndefined();
 		const records = result.items[fieldOpsNode(spreadsheet)?.name ?? ''].map((item) => item.json);
@@ -50,12 +68,19 @@ describe('examples: weekly hours', () => {
 
 	it('"Weekly hours to CSV file": one CSV file (BOM, Simplify’s columns) holding the same rows as the items would', async () => {
 		const node = fieldOpsNode(csvFile);
-		expect(node).toMatchObject({ typeVersion: 1.1, parameters: { output: 'file', fileFormat: 'csv', simplify: true, returnAll: true } });
+		expect(node).toMatchObject({
+			typeVersion: 1.1,
+			parameters: { output: 'file', fileFormat: 'csv', simplify: true, returnAll: true },
+		});
 		const result = await harness.run(upToFieldOps(csvFile));
 		expect(result.error).toBeUndefined();
 		const [file] = result.items[node?.name ?? ''];
 		const binary = file.binary?.data as IBinaryData;
-		expect(binary).toMatchObject({ id: expect.stringMatching(/^filesystem/), mimeType: 'text/csv', fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/) });
+		expect(binary).toMatchObject({
+			id: expect.stringMatching(/^filesystem/),
+			mimeType: 'text/csv',
+			fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/),
+		});
 
 		const text = (await harness.binaryBuffer(binary)).toString('utf8');
 		expect(text.startsWith('\uFEFF')).toBe(true);
@@ -64,15 +89,22 @@ describe('examples: weekly hours', () => {
 		expect(file.json).toMatchObject({ fileName: binary.fileName, records: records.length, columns: header });
 
 		// The same node with Output: Items, for the same week: the file has exactly those rows.
-		const asItems = await harness.run(upToFieldOps(csvFile, (parameters) => ({ ...parameters, output: 'items' })));
+		const asItems = await harness.run(
+			upToFieldOps(csvFile, (parameters) => ({ ...parameters, output: 'items' })),
+		);
 		const items = asItems.items[node?.name ?? ''].map((item) => item.json);
 		expect(items.length).toBeGreaterThan(0);
-		const cell = (value: unknown) => (value === null ? '' : typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value));
-		expect(records).toEqual(items.map((item) => Object.fromEntries(header.map((label) => [label, cell(item[label])]))));
+		const cell = (value: unknown) =>
+			value === null ? '' : typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value);
+		expect(records).toEqual(
+			items.map((item) => Object.fromEntries(header.map((label) => [label, cell(item[label])]))),
+		);
 
 		// Every `$json.field` the e-mail node reads is on the item.
 		const email = csvFile.nodes.find((candidate) => candidate.type === 'n8n-nodes-base.emailSend');
-		const fields = new Set([...JSON.stringify(email?.parameters).matchAll(/\$json\.(\w+)/g)].map((match) => match[1]));
+		const fields = new Set(
+			[...JSON.stringify(email?.parameters).matchAll(/\$json\.(\w+)/g)].map((match) => match[1]),
+		);
 		expect([...fields].sort()).toEqual(['columns', 'fileName', 'records']);
 		for (const field of fields) expect(file.json[field]).toBeDefined();
 		expect(email?.parameters).toMatchObject({ options: { attachments: 'data' } });

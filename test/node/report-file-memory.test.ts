@@ -17,7 +17,16 @@ describe('Field Ops → Report → Output → File, in-memory binary data', () =
 	const sb = useSandbox({ scale: 100 });
 	let harness: N8nHarness;
 	const run = async (parameters: IDataObject) => {
-		const workflow = fieldOpsWorkflow({ resource: 'report', operation: 'timeRegistrations', syncMode: 'window', fromDateTime: '2000-01-01T00:00:00Z', toDateTime: '2100-01-01T00:00:00Z', returnAll: true, output: 'file', ...parameters });
+		const workflow = fieldOpsWorkflow({
+			resource: 'report',
+			operation: 'timeRegistrations',
+			syncMode: 'window',
+			fromDateTime: '2000-01-01T00:00:00Z',
+			toDateTime: '2100-01-01T00:00:00Z',
+			returnAll: true,
+			output: 'file',
+			...parameters,
+		});
 		workflow.nodes[1].typeVersion = 1.1;
 		const result = await harness.run(workflow);
 		expect(result.error).toBeUndefined();
@@ -47,11 +56,21 @@ describe('Field Ops → Report → Output → File, in-memory binary data', () =
 		await call(sb().coreUrl, '/__sandbox/faults', {
 			method: 'POST',
 			json: [
-				{ path: '/v1/time-registrations', status: 200, body: { data: [{ id: 'a' }], continuationToken: 't1' } },
-				{ path: '/v1/time-registrations', status: 200, body: { data: [{ id: 'b', hours: 7.5 }], continuationToken: '' } },
+				{
+					path: '/v1/time-registrations',
+					status: 200,
+					body: { data: [{ id: 'a' }], continuationToken: 't1' },
+				},
+				{
+					path: '/v1/time-registrations',
+					status: 200,
+					body: { data: [{ id: 'b', hours: 7.5 }], continuationToken: '' },
+				},
 			],
 		});
 		const item = await run({ simplify: false, fileFormat: 'csv', fileOptions: { delimiter: '\t' } });
-		expect(Buffer.from((item.binary?.data as IBinaryData).data, 'base64').toString('utf8')).toBe('id\thours\r\na\t\r\nb\t7.5\r\n');
+		expect(Buffer.from((item.binary?.data as IBinaryData).data, 'base64').toString('utf8')).toBe(
+			'id\thours\r\na\t\r\nb\t7.5\r\n',
+		);
 	});
 });

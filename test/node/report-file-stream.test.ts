@@ -9,7 +9,9 @@ import { ByteChannel, streamToBinary } from '../../nodes/FieldOps/shared/fileStr
 
 /** A context whose binary store reads the stream with `read` and answers what it returns. */
 const storeWith = (read: (stream: ByteChannel) => Promise<IBinaryData>) =>
-	({ helpers: { prepareBinaryData: async (stream: unknown) => await read(stream as ByteChannel) } }) as unknown as IExecuteFunctions;
+	({
+		helpers: { prepareBinaryData: async (stream: unknown) => await read(stream as ByteChannel) },
+	}) as unknown as IExecuteFunctions;
 
 const FILE = { fileName: 'x.csv', mimeType: 'text/csv' };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));

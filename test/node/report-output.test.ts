@@ -22,18 +22,33 @@ process.env.N8N_BINARY_DATA_STORAGE_PATH = STORAGE;
 const DAY = 86_400_000;
 
 /** A cell as n8n's Convert to File writes it. */
-const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value));
+const cell = (value: unknown) =>
+	value === null || value === undefined
+		? ''
+		: typeof value === 'boolean'
+			? value
+				? 'TRUE'
+				: 'FALSE'
+			: String(value);
 
 /** Every file below a folder (n8n's binary store). */
 const filesUnder = (dir: string): string[] =>
-	readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+	readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+		entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+	);
 
 describe('Field Ops → Report → Output', () => {
 	const sb = useSandbox({ scale: 300 });
 	let harness: N8nHarness;
 	const from = new Date(Date.now() - 90 * DAY).toISOString();
 	const to = new Date(Date.now() + DAY).toISOString();
-	const windowed = (operation: string) => ({ operation, syncMode: 'window', fromDateTime: from, toDateTime: to, returnAll: true });
+	const windowed = (operation: string) => ({
+		operation,
+		syncMode: 'window',
+		fromDateTime: from,
+		toDateTime: to,
+		returnAll: true,
+	});
 	const run = async (parameters: INodeParameters, continueOnFail = false) => {
 		const workflow = fieldOpsWorkflow({ resource: 'report', ...parameters }, { continueOnFail });
 		workflow.nodes[1].typeVersion = 1.1;
@@ -46,12 +61,17 @@ describe('Field Ops → Report → Output', () => {
 		expect(result.items['Field Ops']).toHaveLength(1);
 		return result.items['Field Ops'][0];
 	};
-	const text = async (binary: IBinaryData | undefined) => (await harness.binaryBuffer(binary as IBinaryData)).toString('utf8');
+	const text = async (binary: IBinaryData | undefined) =>
+		(await harness.binaryBuffer(binary as IBinaryData)).toString('utf8');
 	/** Pages the sandbox answers in place of the feed, in order (the last one ends the export). */
 	const servePages = async (path: string, pages: IDataObject[][]) =>
 		await call(sb().coreUrl, '/__sandbox/faults', {
 			method: 'POST',
-			json: pages.map((data, index) => ({ path, status: 200, body: { data, continuationToken: index + 1 < pages.length ? `t${index + 1}` : '' } })),
+			json: pages.map((data, index) => ({
+				path,
+				status: 200,
+				body: { data, continuationToken: index + 1 < pages.length ? `t${index + 1}` : '' },
+			})),
 		});
 
 	beforeAll(async () => {
@@ -73,19 +93,38 @@ describe('Field Ops → Report → Output', () => {
 
 	it('File, CSV: every record one row, flattened like Convert to File, in n8n’s binary store on disk', async () => {
 		const raw = await readFeed(sb(), '/v1/images', { FromDateTime: from, ToDateTime: to });
-		const item = await only({ ...windowed('images'), simplify: false, output: 'file', options: { pageSize: 25 } });
+		const item = await only({
+			...windowed('images'),
+			simplify: false,
+			output: 'file',
+			options: { pageSize: 25 },
+		});
 		const binary = item.binary?.data as IBinaryData;
-		expect(binary).toMatchObject({ id: expect.stringMatching(/^filesystem/), fileName: 'images.csv', mimeType: 'text/csv' });
+		expect(binary).toMatchObject({
+			id: expect.stringMatching(/^filesystem/),
+			fileName: 'images.csv',
+			mimeType: 'text/csv',
+		});
 		const { header, records } = csvRecords(await text(binary));
 		// Image pages count parent records (one parent can give several rows), so there are several, not n / 25.
-		expect(item.json).toEqual({ fileName: 'images.csv', fileFormat: 'csv', records: raw.length, pages: expect.any(Number), columns: header });
+		expect(item.json).toEqual({
+			fileName: 'images.csv',
+			fileFormat: 'csv',
+			records: raw.length,
+			pages: expect.any(Number),
+			columns: header,
+		});
 		expect(item.json.pages).toBeGreaterThan(2);
 
 		const flat = raw.map((record) => flatten(record as IDataObject));
 		// The header is the union of the fields, in the order first seen; nested objects give dot columns.
 		expect(new Set(header)).toEqual(new Set(flat.flatMap((record) => Object.keys(record))));
-		expect(header).toEqual(expect.arrayContaining(['roadReference.provider', 'roadReference.meterFromStart']));
-		expect(records).toEqual(flat.map((record) => Object.fromEntries(header.map((name) => [name, cell(record[name])]))));
+		expect(header).toEqual(
+			expect.arrayContaining(['roadReference.provider', 'roadReference.meterFromStart']),
+		);
+		expect(records).toEqual(
+			flat.map((record) => Object.fromEntries(header.map((name) => [name, cell(record[name])]))),
+		);
 	});
 
 	it('File, CSV options: semicolon, byte order mark, file name, binary property, Limit; Simplify’s columns', async () => {
@@ -94,12 +133,30 @@ describe('Field Ops → Report → Output', () => {
 			returnAll: false,
 			limit: 25,
 			output: 'file',
-			fileOptions: { delimiter: ';', addBom: true, fileName: 'uke 47; timer.csv', binaryPropertyName: 'hours' },
+			fileOptions: {
+				delimiter: ';',
+				addBom: true,
+				fileName: 'uke 47; timer.csv',
+				binaryPropertyName: 'hours',
+			},
 		});
 		const body = await text(item.binary?.hours);
 		expect(body.startsWith('\uFEFF')).toBe(true);
 		const { header, records } = csvRecords(body.slice(1), ';');
-		expect(header.slice(0, 12)).toEqual(['Employee', 'Employee Number', 'Project Number', 'Project', 'Work Order', 'Date', 'Start', 'End', 'Hours', 'Approved', 'Comment', 'Last Changed']);
+		expect(header.slice(0, 12)).toEqual([
+			'Employee',
+			'Employee Number',
+			'Project Number',
+			'Project',
+			'Work Order',
+			'Date',
+			'Start',
+			'End',
+			'Hours',
+			'Approved',
+			'Comment',
+			'Last Changed',
+		]);
 		expect(records).toHaveLength(25);
 		expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
 		expect(item.json).toMatchObject({ fileName: 'uke 47; timer.csv', records: 25 });
@@ -111,26 +168,51 @@ describe('Field Ops → Report → Output', () => {
 			[{ id: 'b', name: 'Comma, "quote"\r\nand line', extra: { deep: { er: 1 } }, list: [1, 2] }],
 			[{ id: 'c', flag: true, nothing: null, empty: {} }],
 		]);
-		const item = await only({ ...windowed('timeRegistrations'), simplify: false, output: 'file', fileOptions: { addBom: true } });
+		const item = await only({
+			...windowed('timeRegistrations'),
+			simplify: false,
+			output: 'file',
+			fileOptions: { addBom: true },
+		});
 		expect(await text(item.binary?.data)).toBe(
 			'\uFEFFid,name,extra.deep.er,list.0,list.1,flag,nothing\r\n' +
 				'a,Åse,,,,,\r\n' +
 				'b,"Comma, ""quote""\r\nand line",1,1,2,,\r\n' +
 				'c,,,,,TRUE,\r\n',
 		);
-		expect(item.json).toMatchObject({ records: 3, pages: 3, columns: ['id', 'name', 'extra.deep.er', 'list.0', 'list.1', 'flag', 'nothing'] });
+		expect(item.json).toMatchObject({
+			records: 3,
+			pages: 3,
+			columns: ['id', 'name', 'extra.deep.er', 'list.0', 'list.1', 'flag', 'nothing'],
+		});
 	});
 
 	it('File, JSON Lines: one record per line, nested fields kept; Simplify shapes each line', async () => {
 		const raw = await readFeed(sb(), '/v1/machine-registrations', { FromDateTime: from, ToDateTime: to });
-		const file = await only({ ...windowed('machineRegistrations'), simplify: false, output: 'file', fileFormat: 'jsonl' });
-		expect(file.binary?.data).toMatchObject({ fileName: 'machine-registrations.jsonl', mimeType: 'application/x-ndjson' });
+		const file = await only({
+			...windowed('machineRegistrations'),
+			simplify: false,
+			output: 'file',
+			fileFormat: 'jsonl',
+		});
+		expect(file.binary?.data).toMatchObject({
+			fileName: 'machine-registrations.jsonl',
+			mimeType: 'application/x-ndjson',
+		});
 		const body = await text(file.binary?.data);
 		expect(body.endsWith('\n')).toBe(true);
-		expect(body.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(raw);
+		expect(
+			body
+				.trimEnd()
+				.split('\n')
+				.map((line) => JSON.parse(line)),
+		).toEqual(raw);
 
 		const simple = await only({ ...windowed('machineRegistrations'), output: 'file', fileFormat: 'jsonl' });
-		const lines = (await text(simple.binary?.data)).trimEnd().split('\n').map((line) => JSON.parse(line) as IDataObject);
+		const lines = (await text(simple.binary?.data))
+			.trimEnd()
+			.split('\n')
+			.map((line) => JSON.parse(line) as IDataObject);
 		expect(lines).toHaveLength(raw.length);
 		expect(lines[0]).toMatchObject({ Machine: raw[0].machineName, Driver: raw[0].driverName });
 	});
@@ -144,8 +226,20 @@ describe('Field Ops → Report → Output', () => {
 
 	it('a page that cannot be read fails the item and leaves no file behind', async () => {
 		const before = filesUnder(STORAGE).length;
-		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/v1/time-registrations', status: 500, after: 2, times: 10, headers: { 'Retry-After': '0' } } });
-		const result = await run({ ...windowed('timeRegistrations'), output: 'file', options: { pageSize: 10 } }, true);
+		await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			json: {
+				path: '/v1/time-registrations',
+				status: 500,
+				after: 2,
+				times: 10,
+				headers: { 'Retry-After': '0' },
+			},
+		});
+		const result = await run(
+			{ ...windowed('timeRegistrations'), output: 'file', options: { pageSize: 10 } },
+			true,
+		);
 		await call(sb().coreUrl, '/__sandbox/faults', { method: 'DELETE' });
 		const [item] = result.items['Field Ops'];
 		expect(item.json.error).toMatch(/Time Registrations, page 3/);

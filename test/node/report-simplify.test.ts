@@ -21,7 +21,15 @@ function wallClock(iso: unknown, timeZone: string): string | null {
 	if (iso === undefined || iso === null) return null;
 	const text = String(iso);
 	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+		new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+		})
 			.formatToParts(new Date(/(Z|[+-]\d\d:?\d\d)$/.test(text) ? text : `${text}Z`))
 			.map((part) => [part.type, part.value]),
 	);
@@ -41,7 +49,12 @@ describe('Field Ops → Report → Simplify', () => {
 		expect(result.error).toBeUndefined();
 		return result.items['Field Ops'].map((item) => item.json);
 	};
-	const windowed = (operation: string) => ({ operation, syncMode: 'window', fromDateTime: from, toDateTime: to });
+	const windowed = (operation: string) => ({
+		operation,
+		syncMode: 'window',
+		fromDateTime: from,
+		toDateTime: to,
+	});
 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
@@ -52,12 +65,23 @@ describe('Field Ops → Report → Simplify', () => {
 		const labels = SIMPLE_COLUMNS.timeRegistrations.columns.map((column) => column.label);
 		const newNode = await run({ ...windowed('timeRegistrations'), limit: 3, returnAll: false });
 		const saved = await run({ ...windowed('timeRegistrations'), limit: 3, returnAll: false }, 1);
-		const rawNew = await run({ ...windowed('timeRegistrations'), limit: 3, returnAll: false, simplify: false });
-		const simpleSaved = await run({ ...windowed('timeRegistrations'), limit: 3, returnAll: false, simplify: true }, 1);
+		const rawNew = await run({
+			...windowed('timeRegistrations'),
+			limit: 3,
+			returnAll: false,
+			simplify: false,
+		});
+		const simpleSaved = await run(
+			{ ...windowed('timeRegistrations'), limit: 3, returnAll: false, simplify: true },
+			1,
+		);
 
 		expect(Object.keys(newNode[0]).slice(0, labels.length)).toEqual(labels);
 		expect(Object.keys(simpleSaved[0]).slice(0, labels.length)).toEqual(labels);
-		expect(saved[0]).toMatchObject({ employeeName: expect.any(String), startDateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+		expect(saved[0]).toMatchObject({
+			employeeName: expect.any(String),
+			startDateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+		});
 		expect(rawNew).toEqual(saved);
 	});
 
@@ -90,30 +114,35 @@ describe('Field Ops → Report → Simplify', () => {
 		expect(new Set(oslo.map((simple) => simple.Start)).size).toBeGreaterThan(10);
 	});
 
-	it.each(REPORT_FEEDS.map((feed) => [feed.name, feed] as const))('%s: every readable column, no ID, nothing of the record lost unnoticed', async (_name, feed) => {
-		const table = SIMPLE_COLUMNS[feed.value];
-		const params = feed.dateWindow ? windowed(feed.value) : { operation: feed.value, listMode: 'all' };
-		const raw = await run({ ...params, simplify: false });
-		const simple = await run(params);
-		expect(simple.length).toBe(raw.length);
-		expect(simple.length).toBeGreaterThan(0);
-		const labels = table.columns.map((column) => column.label);
-		const optional = WHEN_PRESENT.filter((column) => !labels.includes(column.label));
-		const known = new Set([...[...table.columns, ...optional].map((column) => column.from), ...table.drop]);
-		simple.forEach((record, index) => {
-			// The table's columns first, in order, then tombstone fields where present; then, unchanged, whatever
-			// the table does not know.
-			const present = optional.filter((column) => column.from in raw[index]).map((column) => column.label);
-			const passed = Object.keys(raw[index]).filter((key) => !known.has(key));
-			expect(Object.keys(record)).toEqual([...labels, ...present, ...passed]);
-			for (const key of passed) expect(record[key]).toEqual(raw[index][key]);
-			expect(record).not.toHaveProperty('id');
-		});
-		// The sandbox's own record shapes: every field is shown under a readable name or deliberately left out.
-		// (Its `alt` variant names IDs differently, e.g. timeRegistrationId: those pass through, as designed.)
-		if (sb().sandbox.variant.name === 'default')
-			expect(simple.flatMap((record) => Object.keys(record).filter((key) => !labels.includes(key)))).toEqual([]);
-	});
+	it.each(REPORT_FEEDS.map((feed) => [feed.name, feed] as const))(
+		'%s: every readable column, no ID, nothing of the record lost unnoticed',
+		async (_name, feed) => {
+			const table = SIMPLE_COLUMNS[feed.value];
+			const params = feed.dateWindow ? windowed(feed.value) : { operation: feed.value, listMode: 'all' };
+			const raw = await run({ ...params, simplify: false });
+			const simple = await run(params);
+			expect(simple.length).toBe(raw.length);
+			expect(simple.length).toBeGreaterThan(0);
+			const labels = table.columns.map((column) => column.label);
+			const optional = WHEN_PRESENT.filter((column) => !labels.includes(column.label));
+			const known = new Set([...[...table.columns, ...optional].map((column) => column.from), ...table.drop]);
+			simple.forEach((record, index) => {
+				// The table's columns first, in order, then tombstone fields where present; then, unchanged, whatever
+				// the table does not know.
+				const present = optional.filter((column) => column.from in raw[index]).map((column) => column.label);
+				const passed = Object.keys(raw[index]).filter((key) => !known.has(key));
+				expect(Object.keys(record)).toEqual([...labels, ...present, ...passed]);
+				for (const key of passed) expect(record[key]).toEqual(raw[index][key]);
+				expect(record).not.toHaveProperty('id');
+			});
+			// The sandbox's own record shapes: every field is shown under a readable name or deliberately left out.
+			// (Its `alt` variant names IDs differently, e.g. timeRegistrationId: those pass through, as designed.)
+			if (sb().sandbox.variant.name === 'default')
+				expect(
+					simple.flatMap((record) => Object.keys(record).filter((key) => !labels.includes(key))),
+				).toEqual([]);
+		},
+	);
 
 	it('passes through fields it does not know and never fails on a missing or odd one', async () => {
 		const record: IDataObject = {

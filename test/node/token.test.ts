@@ -19,14 +19,19 @@ describe('OAuth2 token reuse', () => {
 	beforeEach(async () => {
 		const id = `token-test-${++credential}`;
 		useSandboxCredential(harness, sb(), 'fieldops-admin', id);
-		getProjects = fieldOpsWorkflow({ resource: 'project', operation: 'getAll', returnAll: true }, { credentialId: id });
+		getProjects = fieldOpsWorkflow(
+			{ resource: 'project', operation: 'getAll', returnAll: true },
+			{ credentialId: id },
+		);
 		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
 	});
 
 	it('fetches one token when 50 items use a fresh credential at the same moment', async () => {
 		// Five executions of ten items each, all at once (one node runs its items one after another).
 		const items = Array.from({ length: 10 }, (_, i) => ({ json: { i } }));
-		const results = await Promise.all(Array.from({ length: 5 }, async () => await harness.run(getProjects, { triggerItems: items })));
+		const results = await Promise.all(
+			Array.from({ length: 5 }, async () => await harness.run(getProjects, { triggerItems: items })),
+		);
 
 		for (const result of results) expect(result.error).toBeUndefined();
 		const after = await stats();

@@ -9,7 +9,9 @@ import type { Fault } from './sandbox';
  * Work-order templates live in core/, field activity and ground-truth records in reporting/.
  */
 
-const resetBody = z.object({ seed: z.number().int().optional(), scale: z.number().int().min(0).max(1_000_000).optional() }).strict();
+const resetBody = z
+	.object({ seed: z.number().int().optional(), scale: z.number().int().min(0).max(1_000_000).optional() })
+	.strict();
 
 const faultSchema = z
 	.object({
@@ -30,7 +32,9 @@ const faultSchema = z
 
 const clockBody = z.union([
 	z.object({ advanceSeconds: z.number() }).strict(),
-	z.object({ now: z.string().refine((v) => parseIsoDate(v) !== undefined, 'must be an ISO 8601 date-time') }).strict(),
+	z
+		.object({ now: z.string().refine((v) => parseIsoDate(v) !== undefined, 'must be an ISO 8601 date-time') })
+		.strict(),
 ]);
 
 const ok = (json: unknown = { ok: true }): Reply => ({ status: 200, json });

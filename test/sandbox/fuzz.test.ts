@@ -8,15 +8,35 @@ import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 const BODIES: Array<[string, string, string]> = [
 	['malformed JSON', '{"companyId": ', 'application/json'],
 	['an array of numbers', '[1, 2, 3]', 'application/json'],
-	['wrong types', '{"companyId": 5, "employeeNumber": [], "startDate": true, "projectId": {}}', 'application/json'],
+	[
+		'wrong types',
+		'{"companyId": 5, "employeeNumber": [], "startDate": true, "projectId": {}}',
+		'application/json',
+	],
 	['a bare string', '"hello"', 'application/json'],
 	['null', 'null', 'application/json'],
 	['a huge string field', JSON.stringify({ name: 'x'.repeat(1_000_000) }), 'application/json'],
-	['broken multipart', '--b\r\nContent-Disposition: form-data; name="file"\r\n\r\nno end', 'multipart/form-data; boundary=b'],
+	[
+		'broken multipart',
+		'--b\r\nContent-Disposition: form-data; name="file"\r\n\r\nno end',
+		'multipart/form-data; boundary=b',
+	],
 	['form data', 'a=1&b=2', 'application/x-www-form-urlencoded'],
 ];
 const PATH_VALUES = ['x', '..', 'a/b', 'a|b', '%', ' ', 'ø'];
-const QUERY = { ChunkLimit: 'lots', ModifiedSince: 'yesterday', ModifiedBefore: '2020-13-45', FromDateTime: '1.1.2020', Sources: 'camera', activeInactiveAll: '7', includeEquipmentDetails: 'maybe', MaxDimension: 'big', include: 'everything', changedSince: '-', employmentLookbackDays: '-3' };
+const QUERY = {
+	ChunkLimit: 'lots',
+	ModifiedSince: 'yesterday',
+	ModifiedBefore: '2020-13-45',
+	FromDateTime: '1.1.2020',
+	Sources: 'camera',
+	activeInactiveAll: '7',
+	includeEquipmentDetails: 'maybe',
+	MaxDimension: 'big',
+	include: 'everything',
+	changedSince: '-',
+	employmentLookbackDays: '-3',
+};
 
 describe('sandbox: bad input', () => {
 	const sb = useSandbox({ split: false });
@@ -45,7 +65,10 @@ describe('sandbox: bad input', () => {
 						headers: contentType ? { 'content-type': contentType } : {},
 					});
 					statuses.add(res.status);
-					if (res.status >= 500) failures.push(`${route.method} ${path} with ${what}: ${res.status} ${res.raw.toString().slice(0, 120)}`);
+					if (res.status >= 500)
+						failures.push(
+							`${route.method} ${path} with ${what}: ${res.status} ${res.raw.toString().slice(0, 120)}`,
+						);
 				}
 			}
 		}

@@ -13,14 +13,23 @@ describe('token server', () => {
 	const sb = useSandbox({ tokenTtl: 60 });
 
 	it('issues a bearer token with the requested scopes and the configured lifetime', async () => {
-		const res = await call(sb().identityUrl, '/connect/token', form({
-			grant_type: 'client_credentials',
-			client_id: 'fieldops-admin',
-			client_secret: 'sandbox-admin-secret',
-			scope: 'serviceapiv3 reportingapiv1',
-		}));
+		const res = await call(
+			sb().identityUrl,
+			'/connect/token',
+			form({
+				grant_type: 'client_credentials',
+				client_id: 'fieldops-admin',
+				client_secret: 'sandbox-admin-secret',
+				scope: 'serviceapiv3 reportingapiv1',
+			}),
+		);
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ access_token: expect.any(String), expires_in: 60, token_type: 'Bearer', scope: 'serviceapiv3 reportingapiv1' });
+		expect(res.body).toEqual({
+			access_token: expect.any(String),
+			expires_in: 60,
+			token_type: 'Bearer',
+			scope: 'serviceapiv3 reportingapiv1',
+		});
 		expect(res.headers['cache-control']).toBe('no-store');
 	});
 
@@ -37,19 +46,40 @@ describe('token server', () => {
 	it.each([
 		['a wrong secret', { client_id: 'fieldops-admin', client_secret: 'nope' }, 400, 'invalid_client'],
 		['an unknown client', { client_id: 'nobody', client_secret: 'x' }, 400, 'invalid_client'],
-		['a scope the client may not have', { client_id: 'fieldops-reporting', client_secret: 'sandbox-reporting-secret', scope: 'serviceapiv3' }, 400, 'invalid_scope'],
-		['an unknown scope', { client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret', scope: 'everything' }, 400, 'invalid_scope'],
+		[
+			'a scope the client may not have',
+			{ client_id: 'fieldops-reporting', client_secret: 'sandbox-reporting-secret', scope: 'serviceapiv3' },
+			400,
+			'invalid_scope',
+		],
+		[
+			'an unknown scope',
+			{ client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret', scope: 'everything' },
+			400,
+			'invalid_scope',
+		],
 	])('answers %s with the RFC 6749 error', async (_what, fields, status, error) => {
-		const res = await call(sb().identityUrl, '/connect/token', form({ grant_type: 'client_credentials', ...fields }));
+		const res = await call(
+			sb().identityUrl,
+			'/connect/token',
+			form({ grant_type: 'client_credentials', ...fields }),
+		);
 		expect(res.status).toBe(status);
 		expect(res.body.error).toBe(error);
 		expect(res.body.error_description).toEqual(expect.any(String));
 	});
 
 	it('answers a wrong grant type and a JSON body with RFC 6749 errors', async () => {
-		const grant = await call(sb().identityUrl, '/connect/token', form({ grant_type: 'password', client_id: 'fieldops-admin' }));
+		const grant = await call(
+			sb().identityUrl,
+			'/connect/token',
+			form({ grant_type: 'password', client_id: 'fieldops-admin' }),
+		);
 		expect(grant.body.error).toBe('unsupported_grant_type');
-		const json = await call(sb().identityUrl, '/connect/token', { method: 'POST', json: { grant_type: 'client_credentials' } });
+		const json = await call(sb().identityUrl, '/connect/token', {
+			method: 'POST',
+			json: { grant_type: 'client_credentials' },
+		});
 		expect([json.status, json.body.error]).toEqual([400, 'invalid_request']);
 	});
 
@@ -109,12 +139,21 @@ describe('control endpoints', () => {
 	it('injects a status fault the given number of times, then answers normally', async () => {
 		await call(sb().coreUrl, '/__sandbox/faults', {
 			method: 'POST',
-			json: [{ method: 'POST', path: '/connect/token', status: 503, times: 2, headers: { 'Retry-After': '1' } }],
+			json: [
+				{ method: 'POST', path: '/connect/token', status: 503, times: 2, headers: { 'Retry-After': '1' } },
+			],
 		});
-		const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret' }).toString();
+		const body = new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: 'fieldops-admin',
+			client_secret: 'sandbox-admin-secret',
+		}).toString();
 		const headers = { 'content-type': 'application/x-www-form-urlencoded' };
 		const statuses: number[] = [];
-		for (let i = 0; i < 3; i++) statuses.push((await call(sb().identityUrl, '/connect/token', { method: 'POST', body, headers })).status);
+		for (let i = 0; i < 3; i++)
+			statuses.push(
+				(await call(sb().identityUrl, '/connect/token', { method: 'POST', body, headers })).status,
+			);
 		expect(statuses).toEqual([503, 503, 200]);
 	});
 
@@ -135,35 +174,63 @@ describe('control endpoints', () => {
 	});
 
 	it('lets the first `after` matching requests through before failing', async () => {
-		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/connect/token', status: 500, after: 2, times: 1 } });
-		const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret' }).toString();
+		await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			json: { path: '/connect/token', status: 500, after: 2, times: 1 },
+		});
+		const body = new URLSearchParams({
+			grant_type: 'client_credentials',
+			client_id: 'fieldops-admin',
+			client_secret: 'sandbox-admin-secret',
+		}).toString();
 		const headers = { 'content-type': 'application/x-www-form-urlencoded' };
 		const statuses: number[] = [];
-		for (let i = 0; i < 4; i++) statuses.push((await call(sb().identityUrl, '/connect/token', { method: 'POST', body, headers })).status);
+		for (let i = 0; i < 4; i++)
+			statuses.push(
+				(await call(sb().identityUrl, '/connect/token', { method: 'POST', body, headers })).status,
+			);
 		expect(statuses).toEqual([200, 200, 500, 200]);
 	});
 
 	it('clears pending faults', async () => {
-		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/connect/token', status: 500, times: 5 } });
+		await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			json: { path: '/connect/token', status: 500, times: 5 },
+		});
 		await call(sb().coreUrl, '/__sandbox/faults', { method: 'DELETE' });
 		expect((await call(sb().coreUrl, '/__sandbox/faults')).body).toEqual([]);
 	});
 
 	it('moves the virtual clock forward and sets it', async () => {
 		const before = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now);
-		const advanced = Date.parse((await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 3600 } })).body.now);
+		const advanced = Date.parse(
+			(await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 3600 } })).body
+				.now,
+		);
 		expect(advanced - before).toBeGreaterThanOrEqual(3600_000);
 		expect(advanced - before).toBeLessThan(3660_000);
-		const set = await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { now: '2030-01-01T00:00:00Z' } });
+		const set = await call(sb().coreUrl, '/__sandbox/clock', {
+			method: 'POST',
+			json: { now: '2030-01-01T00:00:00Z' },
+		});
 		expect(set.body.now.startsWith('2030-01-01T00:00:0')).toBe(true);
 	});
 
 	it('dates every answer (records, injected faults, errors) by the virtual clock', async () => {
-		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { now: '2031-05-06T07:08:09.500Z' } });
+		await call(sb().coreUrl, '/__sandbox/clock', {
+			method: 'POST',
+			json: { now: '2031-05-06T07:08:09.500Z' },
+		});
 		const token = await tokenFor(sb());
-		await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', json: { path: '/v1/images', status: 503, times: 1 } });
+		await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			json: { path: '/v1/images', status: 503, times: 1 },
+		});
 		const answers = [
-			await call(sb().reportingUrl, '/v1/incident-registrations', { token, query: { ModifiedSince: '2031-01-01T00:00:00Z' } }),
+			await call(sb().reportingUrl, '/v1/incident-registrations', {
+				token,
+				query: { ModifiedSince: '2031-01-01T00:00:00Z' },
+			}),
 			await call(sb().reportingUrl, '/v1/images', { token }),
 			await call(sb().coreUrl, '/api/v4/integration/projects/no-such-project', { token }),
 			await call(sb().reportingUrl, '/v1/incident-registrations'),
@@ -199,9 +266,17 @@ describe('control endpoints', () => {
 	});
 
 	it('answers malformed JSON, an oversized body and an unknown method without failing', async () => {
-		const bad = await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', body: '{"path":', headers: { 'content-type': 'application/json' } });
+		const bad = await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			body: '{"path":',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(bad.status).toBe(400);
-		const huge = await call(sb().coreUrl, '/__sandbox/faults', { method: 'POST', body: Buffer.alloc(6 * 1024 * 1024, 32), headers: { 'content-type': 'application/json' } });
+		const huge = await call(sb().coreUrl, '/__sandbox/faults', {
+			method: 'POST',
+			body: Buffer.alloc(6 * 1024 * 1024, 32),
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(huge.status).toBe(413);
 		const wrongMethod = await call(sb().coreUrl, '/__sandbox/stats', { method: 'PUT' });
 		expect(wrongMethod.status).toBe(405);
@@ -215,7 +290,11 @@ describe('--split', () => {
 		try {
 			const ports = new Set([sb.coreUrl, sb.reportingUrl, sb.identityUrl, sb.machineStateUrl]);
 			expect(ports.size).toBe(4);
-			const tokenOnCore = await call(sb.coreUrl, '/connect/token', form({ grant_type: 'client_credentials' }));
+			const tokenOnCore = await call(
+				sb.coreUrl,
+				'/connect/token',
+				form({ grant_type: 'client_credentials' }),
+			);
 			expect(tokenOnCore.status).toBe(404);
 			const token = await tokenFor(sb);
 			expect((await call(sb.identityUrl, '/__sandbox/stats')).status).toBe(404);

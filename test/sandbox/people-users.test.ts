@@ -5,7 +5,8 @@ const DAY = 86_400_000;
 describe('sandbox: users v4 and fuzzed people routes', () => {
 	const sb = useSandbox();
 	let token: string;
-	const api = (path: string, options: Parameters<typeof call>[2] = {}) => call(sb().coreUrl, path, { token, ...options });
+	const api = (path: string, options: Parameters<typeof call>[2] = {}) =>
+		call(sb().coreUrl, path, { token, ...options });
 	const base = '/api/v4/integration/users';
 	const companyId = () => sb().clients[0].companyId;
 	const user = (employeeNumber: string, extra: Record<string, unknown> = {}) => ({
@@ -31,24 +32,51 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 	const given = async (...users: Record<string, unknown>[]) => {
 		for (const json of users) {
 			const res = await api(base, { method: 'POST', json });
-			if (res.status !== 200) throw new Error(`Creating ${json.employeeNumber} failed: ${JSON.stringify(res.body)}`);
+			if (res.status !== 200)
+				throw new Error(`Creating ${json.employeeNumber} failed: ${JSON.stringify(res.body)}`);
 		}
 	};
-	const firstW1 = () => user('W1', { employmentEndDate: '31.12.2099', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }] });
+	const firstW1 = () =>
+		user('W1', {
+			employmentEndDate: '31.12.2099',
+			cardExpirationDate: '2030-05-01',
+			isDisabled: true,
+			tags: [{ key: 'skift', value: 'A' }],
+		});
 	const endedDaysAgo = async (employeeNumber: string, days: number) => {
 		const now = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now);
-		return user(employeeNumber, { employmentStartDate: '2015-01-01', employmentEndDate: new Date(now - days * DAY).toISOString().slice(0, 10) });
+		return user(employeeNumber, {
+			employmentStartDate: '2015-01-01',
+			employmentEndDate: new Date(now - days * DAY).toISOString().slice(0, 10),
+		});
 	};
 
 	it('every v4 date field accepts both formats and a bad value names the field', async () => {
-		const created = await api(base, { method: 'POST', json: user('W1', { employmentEndDate: '31.12.2099', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }] }) });
-		expect(created.body).toMatchObject({ employmentEndDate: '2099-12-31', cardExpirationDate: '2030-05-01', isDisabled: true, tags: [{ key: 'skift', value: 'A' }], employeeNumber: 'W1', mobileWork: '+4790000000' });
+		const created = await api(base, {
+			method: 'POST',
+			json: user('W1', {
+				employmentEndDate: '31.12.2099',
+				cardExpirationDate: '2030-05-01',
+				isDisabled: true,
+				tags: [{ key: 'skift', value: 'A' }],
+			}),
+		});
+		expect(created.body).toMatchObject({
+			employmentEndDate: '2099-12-31',
+			cardExpirationDate: '2030-05-01',
+			isDisabled: true,
+			tags: [{ key: 'skift', value: 'A' }],
+			employeeNumber: 'W1',
+			mobileWork: '+4790000000',
+		});
 		for (const field of ['birthDate', 'employmentStartDate', 'employmentEndDate', 'cardExpirationDate']) {
 			const bad = await api(base, { method: 'POST', json: user('W2', { [field]: '2020-13-01' }) });
 			expect(bad.status).toBe(400);
 			expect(bad.body.errors[0].field).toBe(field);
 		}
-		expect((await api(base, { method: 'POST', json: user('W1') })).body.errors[0].field).toBe('employeeNumber');
+		expect((await api(base, { method: 'POST', json: user('W1') })).body.errors[0].field).toBe(
+			'employeeNumber',
+		);
 		const missing = await api(base, { method: 'POST', json: { ...user('W3'), mobileWork: undefined } });
 		expect(missing.body.errors[0].field).toBe('mobileWork');
 	});
@@ -58,9 +86,20 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 		const w1 = (await api(`${base}/by-employee-number/W1`)).body;
 		const enabled = await api(`${base}/enable/${w1.companyProfileId}`, { method: 'PATCH' });
 		expect(enabled.status).toBe(204);
-		const patched = await api(`${base}/${w1.companyProfileId}`, { method: 'PATCH', json: { department: 'Bygg' } });
-		expect(patched.body).toMatchObject({ department: 'Bygg', isDisabled: false, firstName: 'Siri', employmentEndDate: '2099-12-31' });
-		const mismatch = await api(`${base}/${encodeURIComponent(w1.identityId)}`, { method: 'PUT', json: { ...user('W1'), identityId: 'auth0|other', companyProfileId: w1.companyProfileId } });
+		const patched = await api(`${base}/${w1.companyProfileId}`, {
+			method: 'PATCH',
+			json: { department: 'Bygg' },
+		});
+		expect(patched.body).toMatchObject({
+			department: 'Bygg',
+			isDisabled: false,
+			firstName: 'Siri',
+			employmentEndDate: '2099-12-31',
+		});
+		const mismatch = await api(`${base}/${encodeURIComponent(w1.identityId)}`, {
+			method: 'PUT',
+			json: { ...user('W1'), identityId: 'auth0|other', companyProfileId: w1.companyProfileId },
+		});
 		expect(mismatch.status).toBe(400);
 		expect(mismatch.body.errors[0].field).toBe('identityId');
 		expect((await api(`${base}/by-profile-id/nope`)).status).toBe(404);
@@ -73,9 +112,18 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 		expect((await api(base, { method: 'POST', json: user('W9', { companyId: other }) })).status).toBe(403);
 		const now = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now);
 		const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-		await api(base, { method: 'POST', json: user('W4', { employmentStartDate: '2015-01-01', employmentEndDate: day(now - 10 * DAY) }) });
-		await api(base, { method: 'POST', json: user('W5', { employmentStartDate: '2015-01-01', employmentEndDate: day(now - 100 * DAY) }) });
-		const numbers = async (days: number) => (await api(base, { query: { employmentLookbackDays: String(days) } })).body.map((u: { employeeNumber: string }) => u.employeeNumber);
+		await api(base, {
+			method: 'POST',
+			json: user('W4', { employmentStartDate: '2015-01-01', employmentEndDate: day(now - 10 * DAY) }),
+		});
+		await api(base, {
+			method: 'POST',
+			json: user('W5', { employmentStartDate: '2015-01-01', employmentEndDate: day(now - 100 * DAY) }),
+		});
+		const numbers = async (days: number) =>
+			(await api(base, { query: { employmentLookbackDays: String(days) } })).body.map(
+				(u: { employeeNumber: string }) => u.employeeNumber,
+			);
 		const month = await numbers(30);
 		expect(month).toEqual(expect.arrayContaining(['W1', 'W4', '100']));
 		expect(month).not.toContain('W5');
@@ -92,8 +140,13 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 		expect((await api(`${base}/is-identity-deletable/${path}`)).body).toBe(true);
 		const before = (await api(`${base}/by-employee-number/W4`)).body.modifiedDateTime;
 		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 5 } });
-		await api(`${base}/${(await api(`${base}/by-employee-number/W4`)).body.companyProfileId}`, { method: 'PATCH', json: { workTitle: 'Sjef' } });
-		expect(Date.parse((await api(`${base}/by-employee-number/W4`)).body.modifiedDateTime)).toBeGreaterThan(Date.parse(before));
+		await api(`${base}/${(await api(`${base}/by-employee-number/W4`)).body.companyProfileId}`, {
+			method: 'PATCH',
+			json: { workTitle: 'Sjef' },
+		});
+		expect(Date.parse((await api(`${base}/by-employee-number/W4`)).body.modifiedDateTime)).toBeGreaterThan(
+			Date.parse(before),
+		);
 		expect((await api(`${base}/${path}`, { method: 'DELETE' })).status).toBe(204);
 		expect((await api(`${base}/by-employee-number/W5`)).status).toBe(404);
 	});
@@ -121,7 +174,16 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 			{ body: '{"firstName":', headers: { 'content-type': 'application/json' } },
 			{ json: [] },
 			{ json: [1, 'a', null] },
-			{ json: { firstName: 12, birthDate: true, employment: 'x', endDate: 5, newEmployeeNumber: {}, startDate: [] } },
+			{
+				json: {
+					firstName: 12,
+					birthDate: true,
+					employment: 'x',
+					endDate: 5,
+					newEmployeeNumber: {},
+					startDate: [],
+				},
+			},
 			{ json: 'just a string' },
 			{ json: { firstName: 'x'.repeat(200_000), lastName: 'y', newPhoneNumber: 'z'.repeat(100_000) } },
 			{ json: [{ tagName: 'x'.repeat(50_000) }] },
@@ -130,7 +192,8 @@ describe('sandbox: users v4 and fuzzed people routes', () => {
 			for (const options of bodies) {
 				const answer = await api(path, { method, ...options });
 				// An empty tag list is a valid request: it removes every tag.
-				const expected = path.endsWith('/tags') && Array.isArray(options?.json) && options.json.length === 0 ? 200 : 400;
+				const expected =
+					path.endsWith('/tags') && Array.isArray(options?.json) && options.json.length === 0 ? 200 : 400;
 				expect({ method, path, status: answer.status }).toEqual({ method, path, status: expected });
 				if (expected === 400) expect(typeof answer.body.message).toBe('string');
 			}

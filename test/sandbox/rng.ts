@@ -29,7 +29,10 @@ export class Rng {
 	/** A hex id of the given length, deterministic for the seed. */
 	hex(length = 24): string {
 		let out = '';
-		while (out.length < length) out += Math.floor(this.next() * 0x100000000).toString(16).padStart(8, '0');
+		while (out.length < length)
+			out += Math.floor(this.next() * 0x100000000)
+				.toString(16)
+				.padStart(8, '0');
 		return out.slice(0, length);
 	}
 }

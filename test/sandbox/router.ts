@@ -60,7 +60,11 @@ export class Router {
 	 * stays inside its segment. A literal segment beats a parameter (`/by-project-number/...` over `/{id}`).
 	 * Answers `methodNotAllowed` when the path exists under another method.
 	 */
-	match(apis: ReadonlySet<Api>, method: string, rawPath: string): RouteMatch | 'methodNotAllowed' | undefined {
+	match(
+		apis: ReadonlySet<Api>,
+		method: string,
+		rawPath: string,
+	): RouteMatch | 'methodNotAllowed' | undefined {
 		const rawSegments = rawPath.split('/').filter(Boolean);
 		let segments: string[];
 		try {

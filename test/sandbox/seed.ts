@@ -9,7 +9,12 @@ export const COMPANY_IDS = {
 
 const COMPANIES: Company[] = [
 	{ id: COMPANY_IDS.main, name: 'Nordbygg AS', parentId: null, roadReferenceFeature: true },
-	{ id: COMPANY_IDS.subsidiary, name: 'Nordbygg Anlegg AS', parentId: COMPANY_IDS.main, roadReferenceFeature: false },
+	{
+		id: COMPANY_IDS.subsidiary,
+		name: 'Nordbygg Anlegg AS',
+		parentId: COMPANY_IDS.main,
+		roadReferenceFeature: false,
+	},
 	{ id: COMPANY_IDS.other, name: 'Fjellvei Entreprenør AS', parentId: null, roadReferenceFeature: true },
 ];
 
@@ -57,10 +62,60 @@ export const CLIENTS: SandboxClient[] = [
 	},
 ];
 
-const FIRST_NAMES = ['Ola', 'Kari', 'Per', 'Ingrid', 'Lars', 'Sigrid', 'Jonas', 'Mari', 'Erik', 'Nora', 'Anders', 'Åse', 'Bjørn', 'Tone', 'Øystein', 'Hilde'];
-const LAST_NAMES = ['Nordmann', 'Hansen', 'Johansen', 'Olsen', 'Larsen', 'Berg', 'Haugen', 'Dahl', 'Lie', 'Bakken', 'Strøm', 'Solberg'];
-const PLACES = ['Bergen', 'Stavanger', 'Trondheim', 'Bodø', 'Tromsø', 'Ålesund', 'Drammen', 'Hamar', 'Molde', 'Narvik'];
-const WORKS = ['Fundamentering', 'Grunnarbeid', 'Betongstøp', 'Asfaltering', 'Sprengning', 'VA-anlegg', 'Rekkverk', 'Stikkrenner'];
+const FIRST_NAMES = [
+	'Ola',
+	'Kari',
+	'Per',
+	'Ingrid',
+	'Lars',
+	'Sigrid',
+	'Jonas',
+	'Mari',
+	'Erik',
+	'Nora',
+	'Anders',
+	'Åse',
+	'Bjørn',
+	'Tone',
+	'Øystein',
+	'Hilde',
+];
+const LAST_NAMES = [
+	'Nordmann',
+	'Hansen',
+	'Johansen',
+	'Olsen',
+	'Larsen',
+	'Berg',
+	'Haugen',
+	'Dahl',
+	'Lie',
+	'Bakken',
+	'Strøm',
+	'Solberg',
+];
+const PLACES = [
+	'Bergen',
+	'Stavanger',
+	'Trondheim',
+	'Bodø',
+	'Tromsø',
+	'Ålesund',
+	'Drammen',
+	'Hamar',
+	'Molde',
+	'Narvik',
+];
+const WORKS = [
+	'Fundamentering',
+	'Grunnarbeid',
+	'Betongstøp',
+	'Asfaltering',
+	'Sprengning',
+	'VA-anlegg',
+	'Rekkverk',
+	'Stikkrenner',
+];
 const MACHINE_TYPES = [
 	['excavator', 'Gravemaskin'],
 	['wheel-loader', 'Hjullaster'],
@@ -69,7 +124,16 @@ const MACHINE_TYPES = [
 	['roller', 'Valse'],
 	['crane', 'Kran'],
 ] as const;
-const MACHINE_MODELS = ['Volvo EC220E', 'CAT 320', 'Komatsu PC210', 'Volvo L120H', 'Bell B30E', 'Scania R500', 'Hamm HD+ 90', 'Liebherr LTM 1050'];
+const MACHINE_MODELS = [
+	'Volvo EC220E',
+	'CAT 320',
+	'Komatsu PC210',
+	'Volvo L120H',
+	'Bell B30E',
+	'Scania R500',
+	'Hamm HD+ 90',
+	'Liebherr LTM 1050',
+];
 
 const day = 86_400_000;
 
@@ -81,12 +145,17 @@ export function seedMasterData(world: World): void {
 	for (const company of COMPANIES) world.companies.set(company.id, { ...company });
 	world.clients.push(...CLIENTS.map((c) => ({ ...c, scopes: [...c.scopes] })));
 
-	const sizes: Record<string, number[]> = { [COMPANY_IDS.main]: [8, 24, 12], [COMPANY_IDS.subsidiary]: [3, 8, 4], [COMPANY_IDS.other]: [3, 6, 4] };
+	const sizes: Record<string, number[]> = {
+		[COMPANY_IDS.main]: [8, 24, 12],
+		[COMPANY_IDS.subsidiary]: [3, 8, 4],
+		[COMPANY_IDS.other]: [3, 6, 4],
+	};
 	for (const company of COMPANIES) {
 		const [projectCount, peopleCount, machineCount] = sizes[company.id];
 		const prefix = company.id === COMPANY_IDS.other ? 'F' : company.id === COMPANY_IDS.subsidiary ? 'A' : 'P';
 
-		for (const [typeId, name] of MACHINE_TYPES) world.machineTypes.push({ typeId, name, companyId: company.id });
+		for (const [typeId, name] of MACHINE_TYPES)
+			world.machineTypes.push({ typeId, name, companyId: company.id });
 
 		for (let p = 0; p < projectCount; p++) {
 			const place = PLACES[(p + prefix.charCodeAt(0)) % PLACES.length];

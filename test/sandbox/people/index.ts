@@ -14,7 +14,13 @@ export function registerPeople(router: Router): void {
 export function seedPeople(world: World): void {
 	for (const company of world.companies.values()) {
 		if (company.parentId) continue;
-		for (const [tagName, isPayrollTag] of [['Førstehjelp', false], ['Verneombud', false], ['Maskinfører', false], ['Skifttillegg', true], ['Smusstillegg', true]] as const) {
+		for (const [tagName, isPayrollTag] of [
+			['Førstehjelp', false],
+			['Verneombud', false],
+			['Maskinfører', false],
+			['Skifttillegg', true],
+			['Smusstillegg', true],
+		] as const) {
 			world.tagDefinitions.push({ tagId: world.newId(), tagName, companyId: company.id, isPayrollTag });
 		}
 	}

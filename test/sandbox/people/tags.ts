@@ -29,10 +29,22 @@ export function tagView(world: World, tag: UserTag) {
 }
 
 /** Tag replacement: unknown tags are added, tags left out are removed, entries with `userTagId` get new dates. */
-export function replaceTags(world: World, person: Person, definitions: TagDefinition[], entries: z.infer<typeof tagsSchema>) {
+export function replaceTags(
+	world: World,
+	person: Person,
+	definitions: TagDefinition[],
+	entries: z.infer<typeof tagsSchema>,
+) {
 	const resolve = (entry: (typeof entries)[number], index: number): TagDefinition => {
-		const found = entry.tagId ? definitions.find((d) => d.tagId === entry.tagId) : definitions.find((d) => d.tagName === entry.tagName);
-		if (!found) throw badRequest(`Tag ${entry.tagId ?? entry.tagName ?? '(none)'} does not exist`, `[${index}].${entry.tagId ? 'tagId' : 'tagName'}`, 'UnknownTag');
+		const found = entry.tagId
+			? definitions.find((d) => d.tagId === entry.tagId)
+			: definitions.find((d) => d.tagName === entry.tagName);
+		if (!found)
+			throw badRequest(
+				`Tag ${entry.tagId ?? entry.tagName ?? '(none)'} does not exist`,
+				`[${index}].${entry.tagId ? 'tagId' : 'tagName'}`,
+				'UnknownTag',
+			);
 		return found;
 	};
 	const next: UserTag[] = [];
@@ -41,26 +53,56 @@ export function replaceTags(world: World, person: Person, definitions: TagDefini
 	entries.forEach((entry, index) => {
 		if (entry.userTagId) {
 			const existing = person.tags.find((t) => t.userTagId === entry.userTagId);
-			if (!existing) throw badRequest(`No tag assignment ${entry.userTagId} on this employee`, `[${index}].userTagId`, 'UnknownAssignment');
+			if (!existing)
+				throw badRequest(
+					`No tag assignment ${entry.userTagId} on this employee`,
+					`[${index}].userTagId`,
+					'UnknownAssignment',
+				);
 			if (!entry.tagId) throw badRequest('tagId is required when updating an assignment', `[${index}].tagId`);
-			const changed = { ...existing, applicableFromDate: entry.applicableFromDate ?? existing.applicableFromDate, applicableToDate: entry.applicableToDate === undefined ? existing.applicableToDate : entry.applicableToDate };
+			const changed = {
+				...existing,
+				applicableFromDate: entry.applicableFromDate ?? existing.applicableFromDate,
+				applicableToDate:
+					entry.applicableToDate === undefined ? existing.applicableToDate : entry.applicableToDate,
+			};
 			next.push(changed);
 			updated.push(changed);
 			return;
 		}
 		const definition = resolve(entry, index);
-		if (definition.isPayrollTag && !entry.applicableFromDate) throw badRequest(`Payroll tag ${definition.tagName} needs applicableFromDate`, `[${index}].applicableFromDate`);
-		const assignment = { userTagId: world.newId(), tagId: definition.tagId, applicableFromDate: entry.applicableFromDate ?? null, applicableToDate: entry.applicableToDate ?? null };
+		if (definition.isPayrollTag && !entry.applicableFromDate)
+			throw badRequest(
+				`Payroll tag ${definition.tagName} needs applicableFromDate`,
+				`[${index}].applicableFromDate`,
+			);
+		const assignment = {
+			userTagId: world.newId(),
+			tagId: definition.tagId,
+			applicableFromDate: entry.applicableFromDate ?? null,
+			applicableToDate: entry.applicableToDate ?? null,
+		};
 		next.push(assignment);
 		added.push(assignment);
 	});
 	// Regular tags: one assignment each; payroll tags: ranges must not overlap.
 	for (const definition of definitions) {
 		const assignments = next.filter((t) => t.tagId === definition.tagId);
-		if (!definition.isPayrollTag && assignments.length > 1) throw badRequest(`Tag ${definition.tagName} can be assigned only once`, 'tagId', 'DuplicateTag');
-		const ranges = assignments.map((t) => [Date.parse(t.applicableFromDate ?? '1970-01-01'), t.applicableToDate ? Date.parse(t.applicableToDate) : Infinity]).sort((a, b) => a[0] - b[0]);
+		if (!definition.isPayrollTag && assignments.length > 1)
+			throw badRequest(`Tag ${definition.tagName} can be assigned only once`, 'tagId', 'DuplicateTag');
+		const ranges = assignments
+			.map((t) => [
+				Date.parse(t.applicableFromDate ?? '1970-01-01'),
+				t.applicableToDate ? Date.parse(t.applicableToDate) : Infinity,
+			])
+			.sort((a, b) => a[0] - b[0]);
 		for (let i = 1; i < ranges.length; i++) {
-			if (ranges[i][0] <= ranges[i - 1][1]) throw badRequest(`The date ranges of payroll tag ${definition.tagName} overlap`, 'applicableFromDate', 'OverlappingRanges');
+			if (ranges[i][0] <= ranges[i - 1][1])
+				throw badRequest(
+					`The date ranges of payroll tag ${definition.tagName} overlap`,
+					'applicableFromDate',
+					'OverlappingRanges',
+				);
 		}
 	}
 	const removed = person.tags.filter((t) => !next.some((n) => n.userTagId === t.userTagId));

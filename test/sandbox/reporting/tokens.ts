@@ -26,12 +26,25 @@ export function encodeToken(position: Position): string {
 export function decodeToken(token: string, queryFingerprint: string): Position {
 	const [payload, signature] = token.split('.');
 	const expected = payload ? sign(payload) : '';
-	if (!payload || !signature || signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
-		throw badRequest('ContinuationToken is malformed: send back the token of the previous page unchanged', 'ContinuationToken', 'InvalidToken');
+	if (
+		!payload ||
+		!signature ||
+		signature.length !== expected.length ||
+		!timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+	) {
+		throw badRequest(
+			'ContinuationToken is malformed: send back the token of the previous page unchanged',
+			'ContinuationToken',
+			'InvalidToken',
+		);
 	}
 	const position = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Position;
 	if (position.q !== queryFingerprint) {
-		throw badRequest('ContinuationToken belongs to a query with other parameters: repeat the first request\'s parameters unchanged', 'ContinuationToken', 'InvalidToken');
+		throw badRequest(
+			"ContinuationToken belongs to a query with other parameters: repeat the first request's parameters unchanged",
+			'ContinuationToken',
+			'InvalidToken',
+		);
 	}
 	return position;
 }
