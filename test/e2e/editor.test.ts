@@ -212,6 +212,16 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 
 	const ndv = () => page.getByTestId('ndv');
 	const panel = () => ndv().getByTestId('node-parameters');
+	/** Searches the open node creator for Field Ops and opens it: node and trigger are one entry, with triggers and actions. */
+	const fieldOpsInCreator = async () => {
+		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
+		await page
+			.getByTestId('node-creator-item-name')
+			.filter({ hasText: /^Field Ops$/ })
+			.first()
+			.click();
+		return page.getByTestId('node-creator');
+	};
 
 	interface PanelState {
 		resource: string;
@@ -307,14 +317,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	step('adds Field Ops through the node creator and opens its first action', async () => {
 		await page.goto(`${n8n!.url}/workflow/new`);
 		await page.getByTestId('canvas-plus-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		// Node and trigger are one entry ("Field Ops"); it opens the node's details with triggers and actions.
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: /^Field Ops$/ })
-			.first()
-			.click();
-		const creator = page.getByTestId('node-creator');
+		const creator = await fieldOpsInCreator();
 		const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
 		const [first] = resourcesOf(node);
 		const firstAction = first.operations[0].action ?? first.operations[0].name;
@@ -441,13 +444,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 
 	step('adds the Field Ops Trigger and switches through its records', async () => {
 		await page.getByTestId('node-creator-plus-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: /^Field Ops$/ })
-			.first()
-			.click();
-		const creator = page.getByTestId('node-creator');
+		const creator = await fieldOpsInCreator();
 		const onNew = creator
 			.getByTestId('item-iterator-item')
 			.filter({ hasText: /^On Incident Registration Created/ });
@@ -573,13 +570,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		async () => {
 			await page.goto(`${n8n!.url}/workflow/new`);
 			await page.getByTestId('canvas-plus-button').click();
-			await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-			await page
-				.getByTestId('node-creator-item-name')
-				.filter({ hasText: /^Field Ops$/ })
-				.first()
-				.click();
-			const creator = page.getByTestId('node-creator');
+			const creator = await fieldOpsInCreator();
 			const actionsHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Actions/ });
 			await actionsHeader.waitFor();
 			const getWorkOrder = creator
@@ -857,13 +848,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	step('Fetch Test Event with Events "Changed" says what there is, not "create one"', async () => {
 		await page.goto(`${n8n!.url}/workflow/new`);
 		await page.getByTestId('canvas-plus-button').click();
-		await page.getByTestId('node-creator-search-bar').fill('Field Ops');
-		await page
-			.getByTestId('node-creator-item-name')
-			.filter({ hasText: /^Field Ops$/ })
-			.first()
-			.click();
-		const creator = page.getByTestId('node-creator');
+		const creator = await fieldOpsInCreator();
 		const triggersHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Triggers/ });
 		await triggersHeader.waitFor();
 		const incident = creator
