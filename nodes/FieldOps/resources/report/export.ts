@@ -71,7 +71,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 				const options = (item.param<ReportOptions>('options') ?? {}) as ReportOptions;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
-				const output = openOutput(item, feed, options);
+				const output = openOutput(item, feed, options, timeoutMs);
 				let count = 0;
 				return await output.collect(
 					async () =>

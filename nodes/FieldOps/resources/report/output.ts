@@ -5,7 +5,6 @@ import { streamToBinary, type ByteChannel } from '../../shared/fileStream';
 import type { Item } from '../../shared/items';
 import type { ReportPage } from '../../shared/pagination';
 import type { ReportFeed } from '../../shared/reports';
-import { timeoutOf } from '../../shared/transport';
 import { attachFiles, type DownloadOptions } from './downloads';
 import type { FileOptions } from './outputFields';
 import { simplifier } from './simplify';
@@ -36,7 +35,13 @@ const envelopeOf = (page: ReportPage): IDataObject => ({
 });
 
 /** Items: one per record (as before Output existed). Files are downloaded from the raw records, then shaped. */
-function itemsOutput(item: Item, feed: ReportFeed, options: OutputOptions, shape: Shape): ReportOutput {
+function itemsOutput(
+	item: Item,
+	feed: ReportFeed,
+	options: OutputOptions,
+	shape: Shape,
+	timeoutMs: number,
+): ReportOutput {
 	const entries: INodeExecutionData[] = [];
 	const downloads = options.downloadFiles === true && feed.files !== undefined;
 	return {
@@ -50,7 +55,7 @@ function itemsOutput(item: Item, feed: ReportFeed, options: OutputOptions, shape
 		async collect(read) {
 			await read();
 			if (downloads) {
-				await attachFiles(item.context, feed, entries, options, item.index, timeoutOf(item));
+				await attachFiles(item.context, feed, entries, options, item.index, timeoutMs);
 				for (const entry of entries) entry.json = shape(entry.json);
 			}
 			return entries;
@@ -147,8 +152,16 @@ function fileOutput(item: Item, feed: ReportFeed, shape: Shape): ReportOutput {
 	};
 }
 
-/** The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record. */
-export function openOutput(item: Item, feed: ReportFeed, options: OutputOptions): ReportOutput {
+/**
+ * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record. `timeoutMs` bounds
+ * each file download (Items with Download Files).
+ */
+export function openOutput(
+	item: Item,
+	feed: ReportFeed,
+	options: OutputOptions,
+	timeoutMs: number,
+): ReportOutput {
 	const shape: Shape =
 		item.param<boolean>('simplify') === true
 			? simplifier(feed.value, item.context.getTimezone())
@@ -156,5 +169,5 @@ export function openOutput(item: Item, feed: ReportFeed, options: OutputOptions)
 	const output = item.param<string>('output') ?? 'items';
 	if (output === 'file') return fileOutput(item, feed, shape);
 	if (output === 'pages') return pagesOutput(options, shape);
-	return itemsOutput(item, feed, options, shape);
+	return itemsOutput(item, feed, options, shape, timeoutMs);
 }
