@@ -1,6 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fieldOpsWorkflow } from '../helpers/workflows';
 import { FakeFieldOps, html, json, redirect, text, type Reply } from './fake';
 import {
 	N8nHarness,
@@ -9,6 +8,7 @@ import {
 	expectNoSecrets,
 	fakeCredential,
 	rl,
+	runNode,
 	type Outcome,
 } from './routes';
 
@@ -27,14 +27,8 @@ describe('Rule 6 — input', () => {
 	afterAll(async () => await fake.close());
 	beforeEach(() => fake.reset());
 
-	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> => {
-		const result = await harness.run(
-			fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }),
-		);
-		const items = result.items['Field Ops'] ?? [];
-		const error = (result.nodeErrors['Field Ops'] ?? items.find((i) => i.error)?.error) as Error | undefined;
-		return { items, run: result.run, error, message: error?.message };
-	};
+	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> =>
+		await runNode(harness, parameters, { credential: fakeCredential(harness, fake), continueOnFail });
 	const apiRequests = () => fake.seen.filter((e) => e.host !== 'identity');
 	const report = (extra: INodeParameters) => ({
 		resource: 'report',

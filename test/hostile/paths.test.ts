@@ -9,6 +9,7 @@ import {
 	fakeCredential,
 	listSearch,
 	rl,
+	runNode,
 	type Outcome,
 } from './routes';
 
@@ -27,15 +28,8 @@ describe('Rule 1 — path segments', () => {
 	afterAll(async () => await fake.close());
 	beforeEach(() => fake.reset());
 
-	const runNode = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> => {
-		const { fieldOpsWorkflow } = await import('../helpers/workflows');
-		const result = await harness.run(
-			fieldOpsWorkflow(parameters, { credentialId: fakeCredential(harness, fake), continueOnFail }),
-		);
-		const items = result.items['Field Ops'] ?? [];
-		const error = (result.nodeErrors['Field Ops'] ?? items.find((i) => i.error)?.error) as Error | undefined;
-		return { items, run: result.run, error, message: error?.message };
-	};
+	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> =>
+		await runNode(harness, parameters, { credential: fakeCredential(harness, fake), continueOnFail });
 	/** Nothing reached any server: not the API, not even the token server. */
 	const nothingSent = () => expect(fake.seen.map((e) => `${e.host} ${e.method} ${e.path}`)).toEqual([]);
 
@@ -122,13 +116,13 @@ describe('Rule 1 — path segments', () => {
 		],
 	] as const)('%s', (_name, parameters, message) => {
 		it.each(dots)('refuses %j before sending', async (value) => {
-			const outcome = await runNode(parameters(value) as INodeParameters);
+			const outcome = await run(parameters(value) as INodeParameters);
 			expect(outcome.message).toMatch(message);
 			nothingSent();
 		});
 
 		it('refuses it as an item error with Continue On Fail', async () => {
-			const outcome = await runNode(parameters('..') as INodeParameters, true);
+			const outcome = await run(parameters('..') as INodeParameters, true);
 			expect(outcome.items[0].json.error).toMatch(message);
 			nothingSent();
 			expectNoSecrets(outcome);
@@ -136,13 +130,13 @@ describe('Rule 1 — path segments', () => {
 	});
 
 	it('refuses an empty value where no field check sees it first (User → Get)', async () => {
-		const outcome = await runNode({ resource: 'user', operation: 'get', user: rl('employeeNumber', '  ') });
+		const outcome = await run({ resource: 'user', operation: 'get', user: rl('employeeNumber', '  ') });
 		expect(outcome.message).toBe('User is empty');
 		nothingSent();
 	});
 
 	it('refuses a value that cannot be encoded (a lone UTF-16 surrogate from an expression)', async () => {
-		const outcome = await runNode({
+		const outcome = await run({
 			resource: 'project',
 			operation: 'get',
 			project: rl('id', '={{ "p-" + String.fromCharCode(0xd800) }}'),
@@ -161,7 +155,7 @@ describe('Rule 1 — path segments', () => {
 					.writeHead(200, { 'content-type': 'application/json' })
 					.end(JSON.stringify({ id: request.path })),
 		);
-		const outcome = await runNode({ resource: 'project', operation: 'get', project: rl('id', '../../x/..') });
+		const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', '../../x/..') });
 		expect(outcome.items[0].json.id).toBe('/api/v4/integration/projects/..%2F..%2Fx%2F..');
 	});
 

@@ -96,7 +96,8 @@ export interface Route {
 	run(harness: N8nHarness, fake: FakeFieldOps, options: RunOptions): Promise<Outcome>;
 }
 
-async function runNode(
+/** Runs the Field Ops node once: its items, and the error it stopped on or the first item error. */
+export async function runNode(
 	harness: N8nHarness,
 	parameters: INodeParameters,
 	options: RunOptions,

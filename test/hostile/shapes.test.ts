@@ -1,6 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { fieldOpsWorkflow } from '../helpers/workflows';
 import { FakeFieldOps, html, json, PAGE, text } from './fake';
 import {
 	N8nHarness,
@@ -11,6 +10,7 @@ import {
 	machineCreateMany,
 	projectGet,
 	rl,
+	runNode,
 	type Outcome,
 } from './routes';
 
@@ -32,14 +32,7 @@ describe('Rule 7 — shapes', () => {
 	const run = async (
 		parameters: INodeParameters,
 		credential = fakeCredential(harness, fake),
-	): Promise<Outcome> => {
-		const result = await harness.run(
-			fieldOpsWorkflow(parameters, { credentialId: credential, continueOnFail: true }),
-		);
-		const items = result.items['Field Ops'] ?? [];
-		const error = items.find((i) => i.error)?.error as (Error & { description?: string }) | undefined;
-		return { items, run: result.run, error, message: error?.message, description: error?.description };
-	};
+	): Promise<Outcome> => await runNode(harness, parameters, { credential, continueOnFail: true });
 	const quick = { 'retry-after': '0' };
 
 	it.each([
