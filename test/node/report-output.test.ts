@@ -113,6 +113,12 @@ describe('Field Ops → Report → Output', () => {
 			records: raw.length,
 			pages: expect.any(Number),
 			columns: header,
+			// What the file covers: the window in words and ISO, in the report's time zone; the Limit did not cut it.
+			window: expect.stringMatching(/^Custom: \d{4}-\d\d-\d\d \d\d:\d\d – .* \(Europe\/Oslo\)$/),
+			windowFrom: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/),
+			windowTo: expect.stringMatching(/\+0[12]:00$/),
+			timeZone: 'Europe/Oslo',
+			moreExist: false,
 		});
 		expect(item.json.pages).toBeGreaterThan(2);
 

@@ -39,7 +39,7 @@ function withSummary(
 	summary: ExportSummary,
 ): INodeExecutionData[] {
 	if (item.context.getNode().typeVersion < 1.2) return entries;
-	const fields = summaryFields(summary);
+	const fields = { ...summaryFields(summary), returned: summary.returned };
 	for (const entry of entries) entry.json._report = fields;
 	return entries;
 }

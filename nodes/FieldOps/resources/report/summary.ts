@@ -12,7 +12,7 @@ export interface ExportSummary {
 	notes: string[];
 }
 
-/** The summary as output fields: the window in words and as ISO values, the count, the notes. */
+/** The summary as output fields: the window in words and as ISO values, whether more exist, the notes. */
 export function summaryFields(summary: ExportSummary): IDataObject {
 	const { window } = summary;
 	return {
@@ -22,7 +22,6 @@ export function summaryFields(summary: ExportSummary): IDataObject {
 			windowTo: window.to,
 			timeZone: window.timeZone,
 		}),
-		returned: summary.returned,
 		moreExist: summary.moreExist,
 		...(summary.notes.length > 0 && { note: summary.notes.join(' ') }),
 	};
