@@ -165,6 +165,10 @@ describe('Field Ops → Report → Output', () => {
 		]);
 		expect(records).toHaveLength(25);
 		expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+		// Semicolon: the locales whose decimal mark is a comma, so half hours are 7,5 (Excel there reads 7.5 as a date).
+		const hours = records.map((record) => record.Hours);
+		expect(hours.every((value) => /^\d+(,\d+)?$/.test(value))).toBe(true);
+		expect(hours.some((value) => value.includes(','))).toBe(true);
 		expect(item.json).toMatchObject({ fileName: 'uke 47; timer.csv', records: 25 });
 	});
 

@@ -158,7 +158,9 @@ describe('Field Ops → Report → Simplify', () => {
 			// readable name or deliberately left out, and every column holds a value somewhere, except Last Changed
 			// and Created where the variant serves no timestamps on records the spec shows without them [C4].
 			const shown = [...labels, ...optional.map((column) => column.label)];
-			expect(simple.flatMap((record) => Object.keys(record).filter((key) => !shown.includes(key)))).toEqual([]);
+			expect(simple.flatMap((record) => Object.keys(record).filter((key) => !shown.includes(key)))).toEqual(
+				[],
+			);
 			const stamped = raw.some((record) => Object.keys(record).some((key) => /modified|changed/i.test(key)));
 			const empty = labels.filter((label) => simple.every((record) => record[label] === null));
 			const allowed = ['Deleted', 'Deleted At', ...(stamped ? [] : ['Created', 'Last Changed'])];

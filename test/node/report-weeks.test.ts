@@ -139,7 +139,7 @@ describe.each(WEEKS)('Weekly hours to spreadsheet, the Monday after the week of 
 				(_, c) => sheet[XLSX.utils.encode_cell({ r: 0, c })]?.v,
 			);
 			// Simplify's columns (then Deleted / Deleted At where the service sends tombstone fields [R10]).
-		expect(header.slice(0, LABELS.length)).toEqual(LABELS);
+			expect(header.slice(0, LABELS.length)).toEqual(LABELS);
 			const column = (label: string) => header.indexOf(label);
 			const cells = (r: number) =>
 				header.map(
