@@ -81,7 +81,6 @@ describe('report periods (pure)', () => {
 
 	it('shows on the canvas what a Report node reads: its period and whether Limit applies', () => {
 		const body = subtitleOf(RESOURCES).slice(4, -3);
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval
 		const subtitle = new Function('$parameter', `return ${body}`) as (p: IDataObject) => string;
 		const report = { resource: 'report', operation: 'timeRegistrations', syncMode: 'window' };
 		expect(subtitle({ ...report, period: 'lastWeek', returnAll: false, limit: 50 })).toBe(

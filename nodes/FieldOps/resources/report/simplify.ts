@@ -6,6 +6,7 @@ import { offsetAt } from '../../shared/zones';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
 const QUARTER_HOUR = 15 * 60_000;
 const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
 
@@ -59,6 +60,8 @@ function value(column: Column, raw: unknown, time: LocalTime): unknown {
 	if (raw === undefined) return null;
 	if (column.kind === 'time') return time.show(raw);
 	if (column.kind === 'date' && typeof raw === 'string') return DAY_PREFIX.exec(raw)?.[0] ?? raw;
+	// A number sent as text ("7.5") is a number a spreadsheet can sum.
+	if (column.kind === 'number' && typeof raw === 'string' && NUMBER.test(raw)) return Number(raw);
 	return raw;
 }
 

@@ -60,11 +60,20 @@ export function crc32Combine(crcA: number, crcB: number, lengthB: number): numbe
 	return (crc ^ crcB) >>> 0;
 }
 
-const XML_TEXT = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const escapeXml = (text: string) =>
-	text.replace(XML_TEXT, (char) =>
-		char === '&' ? '&amp;' : char === '<' ? '&lt;' : char === '>' ? '&gt;' : char === '"' ? '&quot;' : '',
-	);
+const MARKUP = /[&<>"]/g;
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** Characters XML 1.0 does not allow (control characters but tab, line feed and carriage return; U+FFFE/F). */
+const notXml = (code: number) => (code < 32 && code !== 9 && code !== 10 && code !== 13) || code >= 0xfffe;
+
+function escapeXml(text: string): string {
+	let clean = text;
+	for (let i = 0; i < text.length; i++)
+		if (notXml(text.charCodeAt(i))) {
+			clean = [...text].filter((char) => !notXml(char.charCodeAt(0))).join('');
+			break;
+		}
+	return clean.replace(MARKUP, (char) => ENTITIES[char]);
+}
 
 /** A (1-based) column number as letters: 1 → A, 27 → AA. */
 export function columnName(number: number): string {
