@@ -56,7 +56,12 @@ async function main(): Promise<void> {
 		const admin = sandbox.clients.find((c) => c.administrator) ?? sandbox.clients[0];
 
 		console.log('Starting n8n with n8n-nodes-fieldops installed as a community package…');
-		n8n = await startN8n({ port: await portOrFree(Number(process.env.N8N_PORT ?? 5678)) });
+		// n8n in this machine's time zone (its default is America/New_York): reports count weeks where you are.
+		const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+		n8n = await startN8n({
+			port: await portOrFree(Number(process.env.N8N_PORT ?? 5678)),
+			env: { GENERIC_TIMEZONE: process.env.GENERIC_TIMEZONE ?? timeZone },
+		});
 		await n8n.setupOwner();
 		await n8n.createApiKey();
 		const credentialId = await n8n.createCredential(CREDENTIAL_NAME, CREDENTIAL_TYPE, {

@@ -19,8 +19,9 @@ export class FieldOps implements INodeType {
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['transform'],
 		// 1.1: Report → Simplify is on for new nodes; nodes saved at 1 keep the raw records.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Report → Period is Last Week for new nodes and each item says what it covers; saved nodes keep From/To.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: subtitleOf(RESOURCES),
 		description:
 			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',

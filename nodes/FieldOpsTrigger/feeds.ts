@@ -4,23 +4,6 @@ import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
 type Row = Record<string, unknown>;
 
 /**
- * Which record field carries the modification time, per feed, as far as the spec SHOWS it: machine registrations
- * (`modifiedDateTime`) and images (`parentModifiedDateTime`, their parent's last modification, which is what
- * incremental image extraction orders by). The other record shapes are "not shown" in the spec, so those feeds
- * use the cursor's poll-clock fallback (overlap + identity/content dedupe) rather than a field we cannot rely on.
- */
-const MODIFIED_FIELD: Record<string, string> = {
-	machineRegistrations: 'modifiedDateTime',
-	images: 'parentModifiedDateTime',
-};
-
-/**
- * Incremental pages come in modification order across the whole read (spec: sync modes); image rows only
- * within each source (feed, alert, checklist), so images are read in time windows instead.
- */
-const ORDERED = new Set(['machineRegistrations']);
-
-/**
  * New vs changed is best told from the creation time: the spec shows `createdDateTime` on machine registrations
  * and images; the other shapes are not shown, so it is used when a record carries one (else: first seen).
  */
@@ -28,12 +11,17 @@ const CREATED_FIELD = 'createdDateTime';
 
 /** How the cursor reads one feed's records. */
 export function cursorFeed(feed: ReportFeed): Feed<Row> {
-	const modified = MODIFIED_FIELD[feed.value];
+	// Which field carries the modification time, as far as the spec SHOWS it (the feed table's `cursor`): other
+	// feeds use the cursor's poll-clock fallback (overlap + identity/content dedupe).
+	const modified = feed.cursor?.modified;
 	return {
 		// No id field we know: the content is the identity (an edit then looks like a new record, never a lost one).
 		identity: (record) => recordKey(feed, record) ?? `content:${fingerprintOf(record)}`,
 		...(modified
-			? { modifiedAt: (record: Row) => parseTimestamp(record[modified]), ordered: ORDERED.has(feed.value) }
+			? {
+					modifiedAt: (record: Row) => parseTimestamp(record[modified]),
+					ordered: feed.cursor?.ordered === true,
+				}
 			: {}),
 		createdAt: (record: Row) => parseTimestamp(record[CREATED_FIELD]),
 		// Any feed may report tombstones (the spec names two): read the flag wherever a record carries it.

@@ -5,6 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { instantOrNaN } from '../FieldOps/shared/dates';
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
@@ -124,7 +125,7 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 	const startFrom = this.getNodeParameter('startFrom', 'now') as StartFrom['from'];
 	const start: StartFrom =
 		startFrom === 'date'
-			? { from: 'date', date: Date.parse(this.getNodeParameter('startDate') as string) }
+			? { from: 'date', date: instantOrNaN(this.getNodeParameter('startDate'), this.getTimezone()) }
 			: { from: startFrom as 'now' | 'everything' };
 	if (start.from === 'date' && !Number.isFinite(start.date))
 		throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');

@@ -9,7 +9,7 @@ const titleCase = (text: string) => text.replace(/\b\w/g, (letter) => letter.toU
 
 /** A record's name as an action title: "Incident Registration", "Payroll Line (Extended)". */
 function recordTitle(feed: ReportFeed): string {
-	return feed.value === 'payrollLinesExtended' ? 'Payroll Line (Extended)' : titleCase(feed.record);
+	return feed.title ?? titleCase(feed.record);
 }
 
 /** The node creator's action for a record type, HubSpot style: "On Incident Registration Created or Changed". */

@@ -194,39 +194,25 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 	};
 
 	timed(
-		'runs the "Weekly hours to spreadsheet" example: last week’s time registrations, simplified, become one xlsx file',
+		'runs the "Weekly hours to spreadsheet" example: last week’s time registrations, simplified, become one xlsx file written by the node',
 		async () => {
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			const execution = await runScheduledExample(require('../../examples/weekly-hours-to-spreadsheet.json'));
 
-			const records = nodeOutput(execution, "Last week's time registrations");
-			expect(records.length).toBeGreaterThan(0);
-			// Simplify's columns (the node is version 1.1), times in n8n's time zone.
-			expect(Object.keys(records[0])).toEqual([
-				'Employee',
-				'Employee Number',
-				'Project Number',
-				'Project',
-				'Work Order',
-				'Date',
-				'Start',
-				'End',
-				'Hours',
-				'Approved',
-				'Comment',
-				'Last Changed',
-			]);
-			expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
-			// Last week in n8n's time zone (America/New_York unless set), while `Date` is the UTC calendar day: the
-			// week's 168 hours touch at most 8 UTC days, ending at most 8 days ago.
-			const days = records.map((r) => Date.parse(`${String(r.Date)}T12:00:00Z`));
-			expect(Math.max(...days) - Math.min(...days)).toBeLessThanOrEqual(7 * 86_400_000);
-			expect(Date.now() - Math.max(...days)).toBeLessThan(9 * 86_400_000);
-			const file = execution.data.resultData.runData['Spreadsheet (xlsx)'][0].data.main[0][0];
+			// The Field Ops node writes the .xlsx itself: last week (Period), Simplify's columns, in n8n's zone.
+			const [file] = execution.data.resultData.runData["Last week's hours as a spreadsheet"][0].data.main[0];
 			expect(file.binary.data).toMatchObject({
 				fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/),
-				fileExtension: 'xlsx',
+				mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 			});
+			expect(file.json).toMatchObject({
+				fileFormat: 'xlsx',
+				records: expect.any(Number),
+				window: expect.stringMatching(/^Last Week: Monday .* – Sunday .* \(America\/New_York\)$/),
+				timeZone: 'America/New_York',
+				columns: expect.arrayContaining(['Employee', 'Date', 'Start', 'End', 'Hours']),
+			});
+			expect(file.json.records).toBeGreaterThan(0);
 		},
 	);
 

@@ -1,5 +1,6 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
 import type { RunningSandbox } from '../helpers/sandbox';
 
 export interface Sample {
@@ -30,20 +31,6 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 	const person = [...world.people.values()].find((p) => p.companyId === companyId)!;
 	const employee = rl('employeeNumber', person.employeeNumber);
 	const user = rl('employeeNumber', person.employeeNumber);
-	const reports = ['absenceRegistrations', 'checklistRegistrations', 'images', 'incidentRegistrations'];
-	const moreReports = [
-		'machineChecklistRegistrations',
-		'machineIncidentRegistrations',
-		'machineRegistrations',
-	];
-	const lists = [
-		'payrollLines',
-		'payrollLinesExtended',
-		'projects',
-		'resources',
-		'timeRegistrations',
-		'users',
-	];
 	const report = (operation: string): [string, Sample] => [
 		`report.${operation}`,
 		{ parameters: { operation, returnAll: false, limit: 1 } },
@@ -153,7 +140,7 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 			parameters: { project: rl('id', project.id), companyId, projectNumber: project.projectNumber },
 		},
 		'project.update': { parameters: { project: rl('id', project.id), updateFields: { description: 'x' } } },
-		...Object.fromEntries([...reports, ...moreReports, ...lists, 'workBreakdownStructure'].map(report)),
+		...Object.fromEntries(REPORT_FEEDS.map((feed) => report(feed.value))),
 		'user.checkDeletable': { parameters: { user } },
 		'user.create': {
 			parameters: {

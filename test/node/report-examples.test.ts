@@ -1,10 +1,11 @@
 /**
- * The two weekly-hours examples, run as users import them (in-process: the nodes after Field Ops are n8n-nodes-base
- * nodes the harness does not load, so they are left out here and run in test/e2e/n8n.test.ts).
+ * The CSV weekly-hours example, run as users import it (in-process: the e-mail node after Field Ops is an
+ * n8n-nodes-base node the harness does not load, so it is left out here and runs in test/e2e/n8n.test.ts). The
+ * spreadsheet example runs whole in report-weeks.test.ts.
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { SIMPLE_COLUMNS } from '../../nodes/FieldOps/resources/report/columns';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
 import type { WorkflowJson } from '../harness';
 import { N8nHarness } from '../harness';
 import { csvRecords } from '../helpers/csv';
@@ -12,11 +13,10 @@ import { useSandbox } from '../helpers/sandbox';
 import { useSandboxCredential } from '../helpers/workflows';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const spreadsheet = require('../../examples/weekly-hours-to-spreadsheet.json') as WorkflowJson;
 const csvFile = require('../../examples/weekly-hours-to-csv-file.json') as WorkflowJson;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-const LABELS = SIMPLE_COLUMNS.timeRegistrations.columns.map((column) => column.label);
+const LABELS = REPORT_FEEDS.find((feed) => feed.value === 'timeRegistrations')!.columns.map((c) => c.label);
 const fieldOpsNode = (workflow: WorkflowJson) =>
 	workflow.nodes.find((node) => node.type === 'n8n-nodes-fieldops.fieldOps');
 
@@ -54,23 +54,11 @@ describe('examples: weekly hours', () => {
 		useSandboxCredential(harness, sb());
 	});
 
-	it('"Weekly hours to spreadsheet": last week’s registrations with Simplify’s columns, one item each', async () => {
-		expect(fieldOpsNode(spreadsheet)).toMatchObject({
-			typeVersion: 1.1,
-			parameters: { simplify: true, returnAll: true },
-		});
-		const result = await harness.run(upToFieldOps(spreadsheet));
-		expect(result.error).toBeUndefined();
-		const records = result.items[fieldOpsNode(spreadsheet)?.name ?? ''].map((item) => item.json);
-		expect(records.length).toBeGreaterThan(0);
-		for (const record of records) expect(Object.keys(record).slice(0, LABELS.length)).toEqual(LABELS);
-	});
-
 	it('"Weekly hours to CSV file": one CSV file (BOM, Simplify’s columns) holding the same rows as the items would', async () => {
 		const node = fieldOpsNode(csvFile);
 		expect(node).toMatchObject({
-			typeVersion: 1.1,
-			parameters: { output: 'file', fileFormat: 'csv', simplify: true, returnAll: true },
+			typeVersion: 1.2,
+			parameters: { period: 'lastWeek', output: 'file', fileFormat: 'csv', simplify: true, returnAll: true },
 		});
 		const result = await harness.run(upToFieldOps(csvFile));
 		expect(result.error).toBeUndefined();
@@ -86,7 +74,12 @@ describe('examples: weekly hours', () => {
 		expect(text.startsWith('\uFEFF')).toBe(true);
 		const { header, records } = csvRecords(text.slice(1));
 		expect(header.slice(0, LABELS.length)).toEqual(LABELS);
-		expect(file.json).toMatchObject({ fileName: binary.fileName, records: records.length, columns: header });
+		expect(file.json).toMatchObject({
+			fileName: binary.fileName,
+			records: records.length,
+			columns: header,
+			window: expect.stringMatching(/^Last Week: Monday .* – Sunday .* \(America\/New_York\)$/),
+		});
 
 		// The same node with Output: Items, for the same week: the file has exactly those rows.
 		const asItems = await harness.run(
@@ -105,8 +98,8 @@ describe('examples: weekly hours', () => {
 		const fields = new Set(
 			[...JSON.stringify(email?.parameters).matchAll(/\$json\.(\w+)/g)].map((match) => match[1]),
 		);
-		expect([...fields].sort()).toEqual(['columns', 'fileName', 'records']);
-		for (const field of fields) expect(file.json[field]).toBeDefined();
+		expect([...fields].sort()).toEqual(['columns', 'fileName', 'note', 'records', 'timeZone', 'window']);
+		for (const field of [...fields].filter((name) => name !== 'note')) expect(file.json[field]).toBeDefined();
 		expect(email?.parameters).toMatchObject({ options: { attachments: 'data' } });
 	});
 });

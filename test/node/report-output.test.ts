@@ -113,6 +113,12 @@ describe('Field Ops → Report → Output', () => {
 			records: raw.length,
 			pages: expect.any(Number),
 			columns: header,
+			// What the file covers: the window in words and ISO, in the report's time zone; the Limit did not cut it.
+			window: expect.stringMatching(/^Custom: \d{4}-\d\d-\d\d \d\d:\d\d – .* \(Europe\/Oslo\)$/),
+			windowFrom: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/),
+			windowTo: expect.stringMatching(/\+0[12]:00$/),
+			timeZone: 'Europe/Oslo',
+			moreExist: false,
 		});
 		expect(item.json.pages).toBeGreaterThan(2);
 
@@ -159,6 +165,10 @@ describe('Field Ops → Report → Output', () => {
 		]);
 		expect(records).toHaveLength(25);
 		expect(records[0].Start).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+		// Semicolon: the locales whose decimal mark is a comma, so half hours are 7,5 (Excel there reads 7.5 as a date).
+		const hours = records.map((record) => record.Hours);
+		expect(hours.every((value) => /^\d+(,\d+)?$/.test(value))).toBe(true);
+		expect(hours.some((value) => value.includes(','))).toBe(true);
 		expect(item.json).toMatchObject({ fileName: 'uke 47; timer.csv', records: 25 });
 	});
 

@@ -23,6 +23,8 @@ export interface SandboxOptions {
 	latencyMs?: number;
 	/** Added per KiB of every answer body of the service, in ms (a large reporting page takes longer). */
 	latencyPerKb?: number;
+	/** The sites' time zone: the day (`date`) of time registrations, payroll lines and absences (default UTC). */
+	siteTimeZone?: string;
 }
 
 export interface IssuedToken {
@@ -74,6 +76,7 @@ export class Sandbox {
 	readonly variant: Variant;
 	readonly latencyMs: number;
 	readonly latencyPerKb: number;
+	readonly siteTimeZone: string | undefined;
 	/** Base URLs as listening (set by `startSandbox`); reporting records link to files on the core URL. */
 	urls = {
 		core: 'http://127.0.0.1',
@@ -89,6 +92,7 @@ export class Sandbox {
 		this.variant = variantByName(options.variant);
 		this.latencyMs = Math.max(0, options.latencyMs ?? 0);
 		this.latencyPerKb = Math.max(0, options.latencyPerKb ?? 0);
+		this.siteTimeZone = options.siteTimeZone;
 		this.reset();
 	}
 
@@ -96,7 +100,14 @@ export class Sandbox {
 	reset(seed = this.seed, scale = this.scale): void {
 		this.seed = seed;
 		this.scale = scale;
-		this.world = new World({ seed, rng: new Rng(seed), clock: this.clock, scale, variant: this.variant });
+		this.world = new World({
+			seed,
+			rng: new Rng(seed),
+			clock: this.clock,
+			scale,
+			variant: this.variant,
+			siteTimeZone: this.siteTimeZone,
+		});
 		seedMasterData(this.world);
 		for (const module of SANDBOX_MODULES) module.seed?.(this.world);
 		this.faults = [];

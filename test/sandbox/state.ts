@@ -132,6 +132,8 @@ export interface WorldContext {
 	scale: number;
 	/** The choices where the spec is silent (variant.ts). */
 	variant: Variant;
+	/** The time zone of the sites: a day-based record's `date` is its day there (default UTC). */
+	siteTimeZone?: string;
 }
 
 export class World {

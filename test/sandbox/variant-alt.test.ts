@@ -755,6 +755,64 @@ describe('sandbox variant alt', () => {
 			expect(image.parentModifiedDateTime).toMatch(/\.\d{7}$/);
 		});
 
+		it('[F1–F42] serves time registrations, payroll lines, checklists and incidents under other field names; shown shapes unchanged', async () => {
+			const [time] = (await reporting('/v1/time-registrations', { ...WINDOW, ChunkLimit: 1 })).body.data;
+			expect(Object.keys(time)).toEqual(
+				expect.arrayContaining([
+					'userName',
+					'workOrderName',
+					'workDate',
+					'startTime',
+					'endTime',
+					'qty',
+					'isApproved',
+					'note',
+				]),
+			);
+			for (const name of [
+				'employeeName',
+				'taskName',
+				'date',
+				'startDateTime',
+				'stopDateTime',
+				'hours',
+				'comment',
+			])
+				expect(time).not.toHaveProperty(name);
+			const [payroll] = (await reporting('/v1/payroll-lines-extended', { ...WINDOW, ChunkLimit: 1 })).body
+				.data;
+			expect(Object.keys(payroll)).toEqual(
+				expect.arrayContaining([
+					'payrollNumber',
+					'wageTypeCode',
+					'wageTypeName',
+					'qty',
+					'unitName',
+					'approvedForPayroll',
+				]),
+			);
+			const since = { ModifiedSince: '2000-01-01T00:00:00Z', ChunkLimit: 1 };
+			const [checklist] = (await reporting('/v1/checklist-registrations', since)).body.data;
+			expect(Object.keys(checklist)).toEqual(
+				expect.arrayContaining(['checklistName', 'createdByName', 'state', 'pdfUrl']),
+			);
+			const [incident] = (await reporting('/v1/machine-incident-registrations', since)).body.data;
+			expect(Object.keys(incident)).toEqual(
+				expect.arrayContaining(['name', 'text', 'priority', 'reportedByName', 'pdfUrl']),
+			);
+			// The shapes the spec shows keep their names.
+			const [absence] = (await reporting('/v1/absence-registrations', { ...WINDOW, ChunkLimit: 1 })).body
+				.data;
+			expect(Object.keys(absence)).toEqual(
+				expect.arrayContaining(['date', 'qty', 'absenceTypeCode', 'employeeNumber']),
+			);
+			const [machine] = (await reporting('/v1/machine-registrations', { ...WINDOW, ChunkLimit: 1 })).body
+				.data;
+			expect(Object.keys(machine)).toEqual(
+				expect.arrayContaining(['startDateTime', 'stopDateTime', 'qty', 'machineName']),
+			);
+		});
+
 		it('[R2] refuses parameters an endpoint does not list, reading checklist "standard filters" narrowly', async () => {
 			const unknown = await reporting('/v1/time-registrations', { ...WINDOW, Colour: 'blue' });
 			expect(unknown.status).toBe(400);

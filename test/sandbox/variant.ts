@@ -196,6 +196,11 @@ export interface Variant {
 	roadReferenceDelayMs: number;
 	/** [R18] Format of the times the sandbox stamps on reporting records. */
 	timestampFormat: 'isoUtc' | 'unzoned7';
+	/**
+	 * [F1–F36] Field names of the records the spec does not show (time registrations, payroll lines, checklists,
+	 * incidents): the sandbox's, or other plausible ones (each kind's `altNames`, reporting/kinds.ts).
+	 */
+	recordFieldNames: 'sandbox' | 'alt';
 
 	// Versioning
 	/** [X1] v4 answers carry `Deprecation`/`Sunset` headers. */
@@ -284,6 +289,7 @@ export const DEFAULT_VARIANT: Variant = {
 	imageId: 'fileId',
 	roadReferenceDelayMs: 3000,
 	timestampFormat: 'isoUtc',
+	recordFieldNames: 'sandbox',
 	v4Deprecation: 'none',
 };
 
@@ -367,6 +373,7 @@ export const ALT_VARIANT: Variant = {
 	imageId: 'ownId',
 	roadReferenceDelayMs: 10_000,
 	timestampFormat: 'unzoned7',
+	recordFieldNames: 'alt',
 	v4Deprecation: 'headers',
 };
 

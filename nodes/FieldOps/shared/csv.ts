@@ -4,7 +4,10 @@ import type { IDataObject } from 'n8n-workflow';
  * CSV written as records arrive, in the shape n8n's Convert to File gives: nested objects and lists flattened to
  * dot keys (`roadReference.provider`, `sections.0.title`; an empty object or list gives no column), one column
  * per key in the order keys are first seen, `TRUE`/`FALSE` for booleans, an empty cell for null. Cells holding
- * the delimiter, a quote or a line break are quoted (RFC 4180, quotes doubled); lines end with CRLF.
+ * the delimiter, a quote or a line break are quoted (RFC 4180, quotes doubled); lines end with CRLF. Simplify's
+ * days and times (`2026-03-23`, `2026-03-23 06:00`) are what Excel and LibreOffice read as dates in every
+ * locale; numbers take a decimal comma where the delimiter is a semicolon (the locales whose decimal mark is a
+ * comma), a point elsewhere.
  */
 
 /** The record with nested objects and lists flattened to dot keys, as n8n's `flattenObject` does. */
@@ -43,7 +46,11 @@ export class CsvTable {
 	/** A cell holding one of these is quoted. */
 	private readonly special: RegExp;
 
-	constructor(private readonly delimiter: string) {
+	/** `decimalComma`: numbers as 7,5 (with a semicolon delimiter, as Excel and LibreOffice read them there). */
+	constructor(
+		private readonly delimiter: string,
+		private readonly decimalComma = false,
+	) {
 		this.special = new RegExp(`[${delimiter.replace(/[\\\]^-]/g, '\\$&')}"\r\n]`);
 	}
 
@@ -147,7 +154,7 @@ export class CsvTable {
 
 	private cell(value: unknown): string {
 		if (typeof value === 'string') return this.quote(value);
-		if (typeof value === 'number') return String(value);
+		if (typeof value === 'number') return this.decimalComma ? String(value).replace('.', ',') : String(value);
 		if (value === null || value === undefined) return '';
 		if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
 		return this.quote(String(value));

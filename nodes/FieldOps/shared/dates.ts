@@ -1,4 +1,5 @@
 import { FieldOpsFailure } from './errors';
+import { instantOf } from './zones';
 
 /** The two date formats of the legacy v4 users API (spec: User (v4)). */
 export type UserDateFormat = 'yyyy-MM-dd' | 'dd.MM.yyyy';
@@ -85,4 +86,22 @@ export function userDate(label: string, value: unknown, format: UserDateFormat):
 /** Epoch milliseconds of a checked ISO date-time (a time without a zone is UTC). */
 export function epochOf(isoValue: string): number {
 	return Date.parse(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(isoValue) ? isoValue : `${isoValue}Z`);
+}
+
+/**
+ * A date-time the user typed, picked or computed, as an instant: with a zone (an expression's `$now`, `…Z`)
+ * that instant; without one (the date picker's `2026-11-01T00:00:00`), wall-clock time in `zone`, the
+ * workflow's time zone, never the n8n host's. Checked as {@link isoDateTime}.
+ */
+export function typedInstant(label: string, value: unknown, zone: string): number {
+	return instantOf(isoDateTime(label, value), zone);
+}
+
+/** {@link typedInstant}, or NaN when it is not a date (the trigger's Start Date says so itself). */
+export function instantOrNaN(value: unknown, zone: string): number {
+	try {
+		return typedInstant('Date', value, zone);
+	} catch {
+		return NaN;
+	}
 }

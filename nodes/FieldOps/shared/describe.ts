@@ -90,5 +90,12 @@ export function subtitleOf(resources: Resource[]): string {
 	for (const resource of resources)
 		for (const operation of resource.operations)
 			actions[`${resource.value}:${operation.value}`] = operation.action;
-	return `={{ (${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}`;
+	// A resource may add its own words after the action (the Report: its period and Limit).
+	const extras = resources
+		.filter((resource) => resource.subtitle)
+		.map(
+			(resource) => `$parameter["resource"] === ${JSON.stringify(resource.value)} ? ${resource.subtitle} : `,
+		)
+		.join('');
+	return `={{ ((${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "") + (${extras}"") }}`;
 }

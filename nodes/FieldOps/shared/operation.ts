@@ -73,6 +73,8 @@ export interface Resource {
 	operationLabel?: string;
 	/** A notice above the operation list, for every operation of the resource. */
 	notice?: string;
+	/** An expression (without braces) whose text follows the action in the canvas subtitle. */
+	subtitle?: string;
 }
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);

@@ -1,8 +1,11 @@
 /**
  * The reporting API's feeds, as the spec lists them: path, the filters each accepts, whether it has a date window
- * (full mode) and tombstones (incremental mode), and which files its records link to. The Report resource and the
- * Field Ops Trigger are both built from this table.
+ * (full mode) and tombstones (incremental mode), which files its records link to, Simplify's columns, the
+ * trigger's cursor and the words for it. The Report resource and the Field Ops Trigger are both built from the one
+ * table of shared/reportFeeds.ts: adding a feed is one entry there (and one kind of the sandbox).
  */
+import type { Column } from './reportColumns';
+
 export type ReportFilter =
 	| 'ProjectId'
 	| 'CompanyId'
@@ -36,160 +39,24 @@ export interface ReportFeed {
 	idFields?: string[];
 	/** Files the records link to: image variants, or a generated PDF (`pdfUrl`). */
 	files?: 'image' | 'pdf';
+	/** The action's record in title case where it is not the record's words ("Payroll Line (Extended)"). */
+	title?: string;
+	/** Simplify's columns, in order, and the IDs and technical fields it leaves out (shared/reportColumns.ts). */
+	columns: Column[];
+	drop: string[];
+	/**
+	 * Records carry the day they belong to (the site's work day, the Date column): a period keeps the records of
+	 * its days, whatever zone the report is in (docs/assumptions.md R19).
+	 */
+	workDay?: boolean;
+	/**
+	 * The trigger's cursor: the field carrying the modification time, where the spec SHOWS it, and whether
+	 * incremental pages come in that order across the whole read. Without it the trigger uses its poll clock.
+	 */
+	cursor?: { modified: string; ordered: boolean };
 }
 
-const STANDARD: ReportFilter[] = ['ProjectId', 'CompanyId'];
-/** Checklists and incidents: of the filters here, the spec names only ProjectId for them. */
-const CHECKLIST_FILTERS: ReportFilter[] = ['ProjectId'];
-
-export const REPORT_FEEDS: ReportFeed[] = [
-	{
-		value: 'absenceRegistrations',
-		name: 'Absence Registrations',
-		path: '/v1/absence-registrations',
-		record: 'absence registration',
-		filters: ['ProjectId', 'CompanyId', 'Approved', 'ApprovedPayroll', 'Locked', 'IncludeSensitiveData'],
-		dateWindow: true,
-		tombstones: true,
-		files: 'pdf',
-	},
-	{
-		value: 'checklistRegistrations',
-		name: 'Checklist Registrations',
-		path: '/v1/checklist-registrations',
-		record: 'checklist registration',
-		filters: CHECKLIST_FILTERS,
-		dateWindow: false,
-		tombstones: false,
-		files: 'pdf',
-	},
-	{
-		value: 'images',
-		name: 'Images',
-		path: '/v1/images',
-		record: 'image',
-		filters: [
-			'ProjectId',
-			'CompanyId',
-			'Sources',
-			'RequireGeoCoordinate',
-			'OwnCompanyDataOnly',
-			'ExcludeDataFromSubsidiaries',
-		],
-		dateWindow: true,
-		tombstones: false,
-		files: 'image',
-	},
-	{
-		value: 'incidentRegistrations',
-		name: 'Incident Registrations',
-		path: '/v1/incident-registrations',
-		record: 'incident registration',
-		filters: CHECKLIST_FILTERS,
-		dateWindow: false,
-		tombstones: false,
-		files: 'pdf',
-	},
-	{
-		value: 'machineChecklistRegistrations',
-		name: 'Machine Checklist Registrations',
-		path: '/v1/machine-checklist-registrations',
-		record: 'machine checklist registration',
-		filters: CHECKLIST_FILTERS,
-		dateWindow: false,
-		tombstones: false,
-		files: 'pdf',
-	},
-	{
-		value: 'machineIncidentRegistrations',
-		name: 'Machine Incident Registrations',
-		path: '/v1/machine-incident-registrations',
-		record: 'machine incident registration',
-		filters: CHECKLIST_FILTERS,
-		dateWindow: false,
-		tombstones: false,
-		files: 'pdf',
-	},
-	{
-		value: 'machineRegistrations',
-		name: 'Machine Registrations',
-		path: '/v1/machine-registrations',
-		record: 'machine registration',
-		filters: [],
-		dateWindow: true,
-		tombstones: true,
-	},
-	{
-		value: 'payrollLines',
-		name: 'Payroll Lines',
-		path: '/v1/payroll-lines',
-		record: 'payroll line',
-		filters: STANDARD,
-		dateWindow: true,
-		tombstones: false,
-		idFields: ['payrollLineId'],
-	},
-	{
-		value: 'payrollLinesExtended',
-		name: 'Payroll Lines (Extended)',
-		path: '/v1/payroll-lines-extended',
-		record: 'payroll line with full metadata',
-		filters: STANDARD,
-		dateWindow: true,
-		tombstones: false,
-		idFields: ['payrollLineId'],
-	},
-	{
-		value: 'projects',
-		name: 'Projects',
-		path: '/v1/project',
-		record: 'project',
-		filters: ['ProjectId', 'CompanyId', 'OwnCompanyDataOnly', 'ExcludeDataFromSubsidiaries'],
-		dateWindow: false,
-		tombstones: false,
-		idFields: ['projectId'],
-	},
-	{
-		value: 'resources',
-		name: 'Resources',
-		path: '/v1/resource',
-		record: 'resource',
-		filters: STANDARD,
-		dateWindow: false,
-		tombstones: false,
-		idFields: ['resourceId'],
-	},
-	{
-		value: 'timeRegistrations',
-		name: 'Time Registrations',
-		path: '/v1/time-registrations',
-		record: 'time registration',
-		filters: STANDARD,
-		dateWindow: true,
-		tombstones: false,
-		idFields: ['timeRegistrationId'],
-	},
-	{
-		value: 'users',
-		name: 'Users',
-		path: '/v1/user',
-		record: 'user',
-		filters: ['CompanyId'],
-		dateWindow: false,
-		tombstones: false,
-		idFields: ['userId'],
-	},
-	{
-		value: 'workBreakdownStructure',
-		name: 'Work Breakdown Structure',
-		path: '/v1/project/work-breakdown-structure',
-		record: 'work breakdown structure element',
-		filters: ['ProjectId', 'CompanyId', 'OwnCompanyDataOnly', 'ExcludeDataFromSubsidiaries'],
-		dateWindow: false,
-		tombstones: false,
-		idFields: ['activityId'],
-	},
-];
+export { REPORT_FEEDS } from './reportFeeds';
 
 export const MAX_CHUNK_LIMIT = 10_000;
 

@@ -16,6 +16,10 @@ const activitySchema = z
 		projectId: z.string().optional(),
 		/** Images `create`: photos without coordinates of their own (they fall back to the parent's). */
 		withoutCoordinates: z.boolean().optional(),
+		/** `create`: the moment of the activity (a registration's start), instead of the clock's now. */
+		at: z.string().datetime({ offset: true }).optional(),
+		/** Time registrations `create`: the hours worked from `at`. */
+		hours: z.number().positive().max(24).optional(),
 	})
 	.strict();
 
@@ -103,7 +107,16 @@ function imageActivity(
 
 export function registerReportingControl(router: Router): void {
 	router.control('POST', '/__sandbox/activity', async (ctx, sandbox) => {
-		const { kind, action, count = 1, ids, projectId, withoutCoordinates } = await ctx.json(activitySchema);
+		const {
+			kind,
+			action,
+			count = 1,
+			ids,
+			projectId,
+			withoutCoordinates,
+			at,
+			hours,
+		} = await ctx.json(activitySchema);
 		if (projectId && !sandbox.world.projects.has(projectId))
 			throw badRequest(`No project ${projectId}`, 'projectId');
 		if (kind === 'images')
@@ -121,7 +134,13 @@ export function registerReportingControl(router: Router): void {
 		let affected: string[];
 		if (action === 'create') {
 			affected = Array.from({ length: count }, () => {
-				const record = definition.create({ world, rng, nowMs: now, projectId });
+				const record = definition.create({
+					world,
+					rng,
+					nowMs: at === undefined ? now : Date.parse(at),
+					projectId,
+					hours,
+				});
 				store.add(record);
 				return record.id;
 			});

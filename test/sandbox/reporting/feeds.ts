@@ -145,7 +145,14 @@ function finish(
 		served[field] = record.deletedMs === null ? null : stampTime(variant, record.deletedMs);
 	}
 	definition.render?.(record, served, { world: sandbox.world, callerCompanyId, includeSensitiveData });
-	return served;
+	return variant.recordFieldNames === 'alt' && definition.altNames
+		? renamed(served, definition.altNames)
+		: served;
+}
+
+/** [F1–F36] The record with the alt variant's field names, in the same order. */
+function renamed(served: Record<string, unknown>, names: Record<string, string>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(served).map(([key, value]) => [names[key] ?? key, value]));
 }
 
 /** First index in `sorted` strictly after the position (t, id), or after every record at t when ties are grouped. */

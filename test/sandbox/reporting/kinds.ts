@@ -100,15 +100,80 @@ function base(seed: RecordSeed, c: Context, data: Record<string, unknown>, dateM
 	};
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const siteDays = new Map<string, Intl.DateTimeFormat>();
+/** The day of an instant at the sites (their time zone, default UTC): what a day-based record's `date` holds. */
+function day(world: World, ms: number): string {
+	const zone = world.ctx.siteTimeZone ?? 'UTC';
+	let format = siteDays.get(zone);
+	if (!format) siteDays.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone })));
+	return format.format(ms);
+}
 const personName = (person: Person) => `${person.firstName} ${person.lastName}`;
 
 const STANDARD = new Set(['ProjectId', 'CompanyId']);
 
+/** [F…] Other plausible names of the fields the spec does not show, served by the `alt` variant. */
+const TIME_ALT_NAMES = {
+	employeeName: 'userName',
+	taskName: 'workOrderName',
+	date: 'workDate',
+	startDateTime: 'startTime',
+	stopDateTime: 'endTime',
+	hours: 'qty',
+	approved: 'isApproved',
+	comment: 'note',
+	modifiedDateTime: 'lastModifiedDateTime',
+	createdDateTime: 'createdAt',
+};
+const PAYROLL_ALT_NAMES = {
+	employeeName: 'userName',
+	employeeNumber: 'payrollNumber',
+	department: 'departmentName',
+	taskName: 'workOrderName',
+	date: 'workDate',
+	wageCode: 'wageTypeCode',
+	wageCodeName: 'wageTypeName',
+	quantity: 'qty',
+	unit: 'unitName',
+	approvedPayroll: 'approvedForPayroll',
+	externalDim01: 'externalDimension1',
+	modifiedDateTime: 'lastModifiedDateTime',
+	createdDateTime: 'createdAt',
+};
+const CHECKLIST_ALT_NAMES = {
+	templateName: 'checklistName',
+	createdByUserName: 'createdByName',
+	status: 'state',
+	modifiedDateTime: 'lastModifiedDateTime',
+	createdDateTime: 'createdAt',
+};
+/**
+ * Incident registrations rename only what examples/new-incident-notify.json does not read as raw fields (the
+ * trigger emits raw records); machine incident registrations rename the rest too.
+ */
+const INCIDENT_STATUS_ALT_NAMES = {
+	status: 'state',
+	modifiedDateTime: 'lastModifiedDateTime',
+	createdDateTime: 'createdAt',
+};
+const INCIDENT_ALT_NAMES = {
+	title: 'name',
+	description: 'text',
+	severity: 'priority',
+	reportedByUserName: 'reportedByName',
+	status: 'state',
+	modifiedDateTime: 'lastModifiedDateTime',
+	createdDateTime: 'createdAt',
+};
+
 function timeRegistration(seed: RecordSeed): FeedRecord {
 	const c = context(seed);
-	const hours = seed.rng.int(2, 20) / 2;
-	const start = Math.floor(c.dateMs / DAY) * DAY + 6 * 3_600_000 + seed.rng.int(0, 8) * 1_800_000;
+	const hours = seed.hours ?? seed.rng.int(2, 20) / 2;
+	// Field activity with its hours given starts at the activity's moment; others in the morning.
+	const start =
+		seed.hours !== undefined
+			? c.dateMs
+			: Math.floor(c.dateMs / DAY) * DAY + 6 * 3_600_000 + seed.rng.int(0, 8) * 1_800_000;
 	return base(seed, c, {
 		companyId: c.companyId,
 		projectId: c.project.id,
@@ -119,7 +184,7 @@ function timeRegistration(seed: RecordSeed): FeedRecord {
 		userId: c.person.identityId,
 		employeeNumber: c.person.employeeNumber,
 		employeeName: personName(c.person),
-		date: day(c.dateMs),
+		date: day(seed.world, start),
 		startDateTime: new Date(start).toISOString(),
 		stopDateTime: new Date(start + hours * 3_600_000).toISOString(),
 		hours,
@@ -145,7 +210,7 @@ function payrollLine(extended: boolean) {
 			userId: c.person.identityId,
 			projectId: c.project.id,
 			projectNumber: c.project.projectNumber,
-			date: day(c.dateMs),
+			date: day(seed.world, c.dateMs),
 			wageCode,
 			quantity: unit === 'km' ? seed.rng.int(5, 120) : seed.rng.int(1, 16) / 2,
 			unit,
@@ -179,7 +244,7 @@ function absence(seed: RecordSeed): FeedRecord {
 	const [absenceTypeId, absenceTypeCode, absenceTypeName] = seed.rng.pick(ABSENCE_TYPES);
 	const record = base(seed, c, {
 		companyId: c.companyId,
-		date: day(c.dateMs),
+		date: day(seed.world, c.dateMs),
 		qty: seed.rng.pick([7.5, 7.5, 3.75]),
 		absenceTypeId,
 		absenceTypeCode,
@@ -331,6 +396,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: false,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: TIME_ALT_NAMES,
 		create: timeRegistration,
 		edit: bump('hours'),
 	},
@@ -341,6 +407,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: false,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: PAYROLL_ALT_NAMES,
 		create: payrollLine(false),
 		edit: bump('quantity'),
 	},
@@ -351,6 +418,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: false,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: PAYROLL_ALT_NAMES,
 		create: payrollLine(true),
 		edit: bump('quantity'),
 	},
@@ -396,6 +464,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: true,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: CHECKLIST_ALT_NAMES,
 		create: checklist(false),
 		edit: bump('templateName'),
 	},
@@ -406,6 +475,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: true,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: CHECKLIST_ALT_NAMES,
 		create: checklist(true),
 		edit: bump('templateName'),
 	},
@@ -416,6 +486,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: true,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: INCIDENT_STATUS_ALT_NAMES,
 		create: incident(false),
 		edit: bump('description'),
 	},
@@ -426,6 +497,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: true,
 		groupTies: false,
 		filters: STANDARD,
+		altNames: INCIDENT_ALT_NAMES,
 		create: incident(true),
 		edit: bump('description'),
 	},

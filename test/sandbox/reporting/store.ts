@@ -44,6 +44,8 @@ export interface RecordSeed {
 	/** Index of the record being seeded; `undefined` for field activity. */
 	index?: number;
 	projectId?: string;
+	/** Field activity: the registration's hours (time registrations). */
+	hours?: number;
 }
 
 export interface KindDefinition {
@@ -59,6 +61,11 @@ export interface KindDefinition {
 	create(seed: RecordSeed): FeedRecord;
 	/** A field edit, as a person would make it in the app. */
 	edit(record: FeedRecord, rng: Rng): void;
+	/**
+	 * [F1–F36] Where the spec does not show the record's fields: the names the `alt` variant serves instead of the
+	 * sandbox's (sandbox name → alt name).
+	 */
+	altNames?: Record<string, string>;
 	/** Extra fields added to the served record (sensitive data, privacy rules…). */
 	render?(record: FeedRecord, served: Record<string, unknown>, options: RenderOptions): void;
 }

@@ -5,6 +5,7 @@ import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
 import { timeoutField } from '../../shared/transport';
 import { outputFields } from './outputFields';
+import { listFields, timeZone, windowFields } from './windowFields';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);
@@ -13,104 +14,6 @@ const inCollection = (operations: string[]) => ({ show: { '/operation': operatio
 /** Options that only make sense with one item per record (files attached to it). */
 const perRecord = (operations: string[]) => ({ show: { '/operation': operations, '/output': ['items'] } });
 const field = (property: INodeProperties): Field => ({ property });
-
-const syncMode = field({
-	displayName: 'Period',
-	name: 'syncMode',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{
-			name: 'Date Window',
-			value: 'window',
-			description:
-				'Records dated within From–To (full export, ordered by date; deleted records are not reported)',
-		},
-		{
-			name: 'Changed Since',
-			value: 'modifiedSince',
-			description:
-				'Records created, changed (or, where the report says so, deleted) since a moment, ordered by change time',
-		},
-	],
-	default: 'window',
-});
-
-const listMode = field({
-	displayName: 'Records',
-	name: 'listMode',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{ name: 'All', value: 'all', description: 'Every record of the list' },
-		{
-			name: 'Changed Since',
-			value: 'modifiedSince',
-			description: 'Records created or changed since a moment',
-		},
-	],
-	default: 'all',
-});
-
-const inWindow = { show: { syncMode: ['window'] } };
-// Both ends optional: the spec lists FromDateTime and ToDateTime as filters, neither as required.
-const from = field({
-	displayName: 'From',
-	name: 'fromDateTime',
-	type: 'dateTime',
-	default: '={{ $today.minus({ days: 7 }).toISO() }}',
-	displayOptions: inWindow,
-	description: 'Start of the window (inclusive); empty for no start. The default is seven days ago.',
-});
-const to = field({
-	displayName: 'To',
-	name: 'toDateTime',
-	type: 'dateTime',
-	default: '={{ $today.toISO() }}',
-	displayOptions: inWindow,
-	description: 'End of the window; empty for no end. The default is the start of today.',
-});
-/** The same date window, optional, alongside Modified Since: the spec lists all four filters together. */
-const inChanges = { show: { syncMode: ['modifiedSince'] } };
-const datedWindow = [
-	field({
-		displayName: 'Dated From',
-		name: 'datedFrom',
-		type: 'dateTime',
-		default: '',
-		displayOptions: inChanges,
-		description: 'Optional: of the changed records, only those dated at or after this moment (FromDateTime)',
-	}),
-	field({
-		displayName: 'Dated To',
-		name: 'datedTo',
-		type: 'dateTime',
-		default: '',
-		displayOptions: inChanges,
-		description: 'Optional: of the changed records, only those dated up to this moment (ToDateTime)',
-	}),
-];
-
-/** Modified Since / Before, shown when the report's mode parameter asks for changes. */
-const changeWindow = (modeParameter: 'syncMode' | 'listMode'): Field[] => [
-	field({
-		displayName: 'Modified Since',
-		name: 'modifiedSince',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		displayOptions: { show: { [modeParameter]: ['modifiedSince'] } },
-		description: 'Only records created or changed at or after this moment',
-	}),
-	field({
-		displayName: 'Modified Before',
-		name: 'modifiedBefore',
-		type: 'dateTime',
-		default: '',
-		displayOptions: { show: { [modeParameter]: ['modifiedSince'] } },
-		description: 'Optional end of the change window; must be later than Modified Since',
-	}),
-];
 
 const filters = field(reportFiltersProperty('operation'));
 
@@ -187,12 +90,10 @@ const options = field({
 	],
 });
 
-const windowFields = [syncMode, from, to, ...changeWindow('syncMode'), ...datedWindow];
-const listFields = [listMode, ...changeWindow('listMode')];
-
 /** The parameters of one report: its period, the filters the spec lists for it, Return All / Limit, options. */
 export const reportFields = (feed: ReportFeed): Field[] => [
 	...(feed.dateWindow ? windowFields : listFields),
+	timeZone,
 	...(feed.filters.length > 0 ? [filters] : []),
 	returnAll,
 	limit,

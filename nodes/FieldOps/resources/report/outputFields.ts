@@ -41,7 +41,7 @@ export const output = field({
 			name: 'File',
 			value: 'file',
 			description:
-				'One CSV or JSON Lines file written as the pages arrive: for exports too large to hold as items (100,000 records and more)',
+				'One CSV, Excel or JSON Lines file written as the pages arrive: for spreadsheets, and for exports too large to hold as items (100,000 records and more)',
 		},
 		{ name: 'Items', value: 'items', description: 'One item per record' },
 		{
@@ -65,6 +65,12 @@ export const fileFormat = field({
 			value: 'csv',
 			description:
 				'A header row, then one row per record; nested fields as dot columns (roadReference.provider)',
+		},
+		{
+			name: 'Excel (.xlsx)',
+			value: 'xlsx',
+			description:
+				'One sheet: a header row, then one row per record; days and times are date cells and numbers numbers, so Excel sums, sorts and filters them',
 		},
 		{ name: 'JSON Lines', value: 'jsonl', description: 'One JSON record per line, nested fields kept' },
 	],
@@ -106,7 +112,8 @@ export const fileOptions = field({
 				{
 					name: 'Semicolon',
 					value: ';',
-					description: 'What Excel expects where the decimal mark is a comma',
+					description:
+						'What Excel expects where the decimal mark is a comma: numbers are written with a decimal comma (7,5)',
 				},
 				{ name: 'Tab', value: '\t' },
 				{ name: 'Vertical Bar', value: '|' },
@@ -119,7 +126,7 @@ export const fileOptions = field({
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. hours-2026-W47.csv',
-			description: 'Name of the file; default: the report’s name with .csv or .jsonl',
+			description: 'Name of the file; default: the report’s name with .csv, .xlsx or .jsonl',
 		},
 		{
 			displayName: 'Put File In Field',

@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { SIMPLE_COLUMNS, WHEN_PRESENT, type Column } from './columns';
+import { WHEN_PRESENT, type Column } from '../../shared/reportColumns';
+import type { ReportFeed } from '../../shared/reports';
+import { offsetAt } from '../../shared/zones';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;
+const NUMBER = /^-?\d+(\.\d+)?$/;
 const QUARTER_HOUR = 15 * 60_000;
 const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
 
@@ -14,17 +17,8 @@ const pad = (value: number) => (value < 10 ? `0${value}` : String(value));
  */
 export class LocalTime {
 	private readonly offsets = new Map<number, number>();
-	private readonly format: Intl.DateTimeFormat;
 
-	constructor(timeZone: string) {
-		let format: Intl.DateTimeFormat;
-		try {
-			format = this.formatter(timeZone);
-		} catch {
-			format = this.formatter('UTC');
-		}
-		this.format = format;
-	}
+	constructor(private readonly zone: string) {}
 
 	/**
 	 * An ISO 8601 date-time as local time; one without a zone is the service's UTC (as the trigger reads it,
@@ -43,63 +37,75 @@ export class LocalTime {
 		const quarter = Math.floor(ms / QUARTER_HOUR);
 		let offset = this.offsets.get(quarter);
 		if (offset === undefined) {
-			const at = quarter * QUARTER_HOUR;
-			const parts: Record<string, number> = {};
-			for (const part of this.format.formatToParts(at)) parts[part.type] = Number(part.value);
-			const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-			offset = wall - at;
+			offset = offsetAt(this.zone, quarter * QUARTER_HOUR);
 			if (this.offsets.size > 100_000) this.offsets.clear();
 			this.offsets.set(quarter, offset);
 		}
 		return offset;
 	}
-
-	private formatter(timeZone: string): Intl.DateTimeFormat {
-		return new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-	}
 }
 
-function value(column: Column, record: IDataObject, time: LocalTime): unknown {
-	let raw: unknown = record[column.from];
-	if (column.pick !== undefined)
-		raw = raw !== null && typeof raw === 'object' ? (raw as IDataObject)[column.pick] : raw;
+/** The first of the column's fields holding a value (a scalar, or an object with `pick`), or undefined. */
+export function columnField(column: Column, record: IDataObject): string | undefined {
+	for (const field of column.from) {
+		const raw = record[field];
+		if (raw === undefined || raw === null || raw === '') continue;
+		if (column.pick !== undefined ? typeof raw === 'object' : typeof raw !== 'object') return field;
+	}
+	return undefined;
+}
+
+function value(column: Column, raw: unknown, time: LocalTime): unknown {
+	if (column.pick !== undefined && raw !== undefined) raw = (raw as IDataObject)[column.pick];
 	if (raw === undefined) return null;
 	if (column.kind === 'time') return time.show(raw);
 	if (column.kind === 'date' && typeof raw === 'string') return DAY_PREFIX.exec(raw)?.[0] ?? raw;
+	// A number sent as text ("7.5") is a number a spreadsheet can sum.
+	if (column.kind === 'number' && typeof raw === 'string' && NUMBER.test(raw)) return Number(raw);
 	return raw;
 }
 
 /**
  * The columns a person reads, for one export: readable names in a fixed order, instants in local time, dates
- * as days. Every column is there for every record (empty where the record lacks its field, never an error;
- * only the tombstone fields of exports the spec does not give them to appear just where present);
- * the IDs and technical fields the table names are left out; any field the table does not know follows
- * unchanged under its own name, so nothing the service adds is lost.
+ * as days. Every column is there for every record (empty where the record holds none of its fields, never an
+ * error; only the tombstone fields of exports the spec does not give them to appear just where present); the
+ * IDs and technical fields the table names are left out, and so are the empty fields a column could have been
+ * read from; any other field (a second name holding a value too, or one the table does not know) follows
+ * unchanged under its own name, so nothing the service sends is lost.
  */
-export function simplifier(feed: string, timeZone: string): (record: IDataObject) => IDataObject {
-	const table = SIMPLE_COLUMNS[feed];
-	if (!table) return (record) => record;
+export function simplifier(feed: ReportFeed, timeZone: string): (record: IDataObject) => IDataObject {
 	const time = new LocalTime(timeZone);
 	const optional = WHEN_PRESENT.filter(
-		(column) => !table.columns.some((listed) => listed.from === column.from),
+		(column) => !feed.columns.some((listed) => listed.label === column.label),
 	);
-	const known = new Set([...[...table.columns, ...optional].map((column) => column.from), ...table.drop]);
+	const drop = new Set(feed.drop);
+	const candidates = new Set(feed.columns.flatMap((column) => column.from));
 	return (record) => {
 		const simple: IDataObject = {};
-		for (const column of table.columns)
-			simple[column.label] = value(column, record, time) as IDataObject[string];
-		for (const column of optional)
-			if (column.from in record) simple[column.label] = value(column, record, time) as IDataObject[string];
-		for (const key in record) if (!known.has(key) && !(key in simple)) simple[key] = record[key];
+		const used = new Set<string>();
+		for (const column of feed.columns) {
+			const field = columnField(column, record);
+			if (field !== undefined) used.add(field);
+			simple[column.label] = value(
+				column,
+				field === undefined ? undefined : record[field],
+				time,
+			) as IDataObject[string];
+		}
+		for (const column of optional) {
+			const field = column.from.find((name) => name in record);
+			if (field !== undefined) {
+				used.add(field);
+				simple[column.label] = value(column, record[field], time) as IDataObject[string];
+			}
+		}
+		for (const key in record) {
+			if (used.has(key) || drop.has(key) || key in simple) continue;
+			const raw = record[key];
+			// An unused name of a column is left out only when it holds nothing.
+			if (candidates.has(key) && (raw === undefined || raw === null || raw === '')) continue;
+			simple[key] = raw;
+		}
 		return simple;
 	};
 }
