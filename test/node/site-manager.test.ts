@@ -300,10 +300,11 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 			);
 
 			const error = result.nodeErrors['Field Ops'] as Error & { description?: string };
-			expect(error.message).toMatch(/External ID SM-DUP-1 is already used .* \[item 2\]$/);
+			expect(error.message).toMatch(/External ID SM-DUP-1 is already used .* \[item 2 \(n8n: item 1\)\]$/);
 			expect(error.message).not.toMatch(/externalId/);
-			// n8n's editor shows "[item <Item Index>]" unless the message names the item: the same number.
-			expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(2);
+			// The user's number in words; n8n's own index (from 0) for n8n, also named in the message so that n8n's
+			// editor adds no "[item <index>]" of its own.
+			expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 			expect(error.description).toContain(
 				'Give another value for External ID, or use Update to change the existing work order.',
 			);
@@ -325,7 +326,7 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 				true,
 			);
 			const failed = result.items['Field Ops'].find((item) => item.error);
-			expect(failed?.json.error).toMatch(/ \[item 2\]$/);
+			expect(failed?.json.error).toMatch(/ \[item 2 \(n8n: item 1\)\]$/);
 			expect((failed?.error as { description?: string }).description ?? '').not.toMatch(/saved/);
 		});
 

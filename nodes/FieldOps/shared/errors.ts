@@ -175,8 +175,9 @@ export function failureDetails(error: unknown): ErrorDetail[] {
 }
 
 /**
- * Any error as the n8n error that leaves the node: n8n's own node errors as they are, our failures with their
- * words, anything else by its message alone.
+ * Any error as the n8n error that leaves the node: n8n's own node errors as they are; a failure Field Ops answered
+ * (it has a status) as NodeApiError with the details read from that answer; our own refusals of the input, and
+ * failures with no answer at all, as NodeOperationError; anything else by its message alone.
  */
 export function nodeError(
 	node: INode,
@@ -184,6 +185,8 @@ export function nodeError(
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof FieldOpsFailure) {
+		if (error.httpCode === undefined)
+			return new NodeOperationError(node, error.message, { description: error.description, itemIndex });
 		const details = (error as { details?: ErrorDetail[] }).details;
 		const response = {
 			message: error.message,
@@ -192,7 +195,7 @@ export function nodeError(
 		return new NodeApiError(node, response, {
 			message: error.message,
 			description: error.description,
-			httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
+			httpCode: String(error.httpCode),
 			itemIndex,
 		});
 	}

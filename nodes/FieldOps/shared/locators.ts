@@ -12,6 +12,8 @@ interface LocatorOptions {
 	as?: string;
 	/** Extra property settings (description, displayOptions, required). */
 	extra?: Partial<INodeProperties>;
+	/** How the value becomes the ID the route takes, where it is not the locator's usual way. */
+	resolve?: Resolve;
 }
 
 type Resolve = (item: Item, raw: unknown) => Promise<string>;
@@ -59,8 +61,8 @@ const textMode = (
 
 function locator(
 	property: INodeProperties,
-	resolve: Resolve | undefined,
-	{ to = 'path', as, extra = {} }: LocatorOptions,
+	usual: Resolve | undefined,
+	{ to = 'path', as, extra = {}, resolve = usual }: LocatorOptions,
 ): Field {
 	const label = property.displayName;
 	return {

@@ -125,6 +125,24 @@ export async function resolveProject(item: Item, raw: unknown): Promise<string> 
 	return idOf(await projectRecord(item, raw), 'id', 'project', value);
 }
 
+/**
+ * The project ID a locator stands for on the lookup routes (`/api/projects/{projId}…`): a project number is looked
+ * up among the lookup routes' own projects, so the ID is the one those routes use, whatever the v4 routes use.
+ */
+export async function resolveLookupProject(item: Item, raw: unknown): Promise<string> {
+	const { mode, value } = locatorValue(raw);
+	if (mode !== 'projectNumber' || value === '') return value;
+	const found = await item.shared(`lookup-project:${value}`, async () =>
+		projectBySearch(item.context, value, item.index),
+	);
+	if (found?.id === undefined)
+		throw new FieldOpsFailure(
+			`No project with number ${value}`,
+			'Check the project number, or pick the project from the list.',
+		);
+	return String(found.id);
+}
+
 /** The company of the project a project locator stands for (a work order belongs to its project's company). */
 export async function projectCompanyId(item: Item, raw: unknown): Promise<string> {
 	const { value } = locatorValue(raw);

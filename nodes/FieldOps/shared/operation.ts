@@ -6,6 +6,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
+import { FieldOpsFailure } from './errors';
 import { labelsOf, limit, readLimit, returnAll, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
 import { expectsList, sendJson, type Api, type PathParam } from './transport';
@@ -46,6 +47,11 @@ export interface RequestSpec extends RequestShape {
 	list?: boolean;
 	/** A read sent as POST (it changes nothing, so a failure has nothing saved before it to report). */
 	read?: boolean;
+	/**
+	 * A change named in a collection (Update Fields): refused before anything is sent, a lookup included, when the
+	 * collection is empty or its fields give nothing to send.
+	 */
+	changes?: { collection: string; label: string; example: string };
 }
 
 /** An operation that is one request per input item, built from its fields. */
@@ -125,10 +131,22 @@ export async function fromFields(
 	return request;
 }
 
+/** "Nothing to update": what to add, and that nothing was sent. */
+function nothingToUpdate({ label, example }: { label: string; example: string }) {
+	return new FieldOpsFailure(
+		'Nothing to update',
+		`Add a field under ${label} (for example ${example}) and give it a value. Nothing was sent.`,
+	);
+}
+
 /** The request of one item: every field placed where it goes, then the operation's own changes. */
 export async function prepareRequest(operation: RequestOperation, item: Item): Promise<PreparedRequest> {
+	const { changes } = operation.request;
+	const named = changes && item.param<IDataObject>(changes.collection);
+	if (changes && (!named || Object.keys(named).length === 0)) throw nothingToUpdate(changes);
 	const request: PreparedRequest = await fromFields(operation.fields, item);
 	await operation.request.prepare?.(request, item);
+	if (changes && Object.keys(request.body as IDataObject).length === 0) throw nothingToUpdate(changes);
 	return request;
 }
 

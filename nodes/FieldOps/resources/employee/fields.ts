@@ -11,6 +11,7 @@ import {
 } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { employeeLocator } from '../../shared/locators';
+import { choiceValue } from '../../shared/values';
 
 export const EMPLOYEES = '/api/v5/integration/employees';
 export const ONE_EMPLOYEE = `${EMPLOYEES}/{employee}`;
@@ -52,20 +53,22 @@ export const firstName = requiredField('First Name', 'firstName', 'string', 'Fir
 export const lastName = requiredField('Last Name', 'lastName', 'string', 'Last name');
 export const birthDate = requiredField('Birth Date', 'birthDate', 'dateTime', 'Date of birth');
 
+const PAYROLL = [
+	{ name: 'Disabled', value: 0, description: 'No payroll for this employment' },
+	{ name: 'Enabled', value: 1, description: 'Hours go to payroll' },
+	{ name: 'Variable', value: 2, description: 'Variable payroll' },
+];
 const payroll: Field = {
 	property: {
 		displayName: 'Payroll',
 		name: 'payroll',
 		type: 'options',
 		default: 0,
-		options: [
-			{ name: 'Disabled', value: 0, description: 'No payroll for this employment' },
-			{ name: 'Enabled', value: 1, description: 'Hours go to payroll' },
-			{ name: 'Variable', value: 2, description: 'Variable payroll' },
-		],
+		options: PAYROLL,
 		description: 'Payroll mode of the employment',
 	},
 	to: 'body',
+	value: choiceValue('Payroll', PAYROLL),
 };
 
 /** Fields of an employment object (spec: Employee (v5) → Employment object). */

@@ -7,5 +7,9 @@ export const updateEmployment: RequestOperation = {
 	action: 'Update an employee’s current employment',
 	description: 'Change fields of the current employment; the others stay',
 	fields: [employee, employmentUpdate],
-	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/update-employment` },
+	request: {
+		method: 'PATCH',
+		path: `${ONE_EMPLOYEE}/update-employment`,
+		changes: { collection: 'employmentUpdate', label: 'Employment Fields', example: 'Department' },
+	},
 };

@@ -1,7 +1,9 @@
 import type { Field } from '../../shared/fields';
 import { projectLocator } from '../../shared/locators';
+import { resolveLookupProject } from '../../shared/lookups';
 
-export const project = projectLocator({ as: 'projId' });
+/** A lookup route's project: a number is found among the lookup routes' own projects (their ID, see L2). */
+export const project = projectLocator({ as: 'projId', resolve: resolveLookupProject });
 
 /** Active by default; `activeInactiveAll` 1 = only inactive, 2 = all (spec: Read-only lookups). */
 export const activeInactiveAll: Field = {

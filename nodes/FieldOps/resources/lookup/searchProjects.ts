@@ -1,4 +1,4 @@
-import { bodyField } from '../../shared/fields';
+import { bodyField, requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 
 export const searchProjects: RequestOperation = {
@@ -7,12 +7,13 @@ export const searchProjects: RequestOperation = {
 	action: 'Search projects by number or name',
 	description: 'Find projects by number or name',
 	fields: [
-		bodyField(
+		// Empty text would ask Field Ops for "every project" in a way the spec does not describe: refused instead.
+		requiredField(
 			'Search Text',
 			'searchString',
 			'string',
 			'Start of a project number or name (Field Ops may also match text inside them)',
-			{},
+			{ placeholder: 'e.g. P1001 or Skole' },
 			'query',
 		),
 		bodyField(

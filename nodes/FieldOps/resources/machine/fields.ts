@@ -1,4 +1,10 @@
-import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import {
+	bodyField,
+	fieldsCollection,
+	requiredField,
+	wholeNumberField,
+	type Field,
+} from '../../shared/fields';
 import { companyLocator, machineLocator } from '../../shared/locators';
 
 export const MACHINES = '/api/v4/integration/machines';
@@ -15,8 +21,8 @@ export const machineFields: Field[] = [
 		'boolean',
 		'Whether the machine is active (new machines are inactive unless set)',
 	),
-	bodyField('Build Year', 'buildYear', 'number', 'Year the machine was built', {
-		typeOptions: { minValue: 1900, maxValue: 2200 },
+	wholeNumberField('Build Year', 'buildYear', 'Year the machine was built', '2019', {
+		typeOptions: { minValue: 1900, maxValue: 2200, numberPrecision: 0 },
 	}),
 	bodyField('Capacity', 'capacity', 'number', 'Capacity'),
 	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),

@@ -1,5 +1,6 @@
 import { FieldOpsFailure } from '../../shared/errors';
 import { optionsCollection, type Field } from '../../shared/fields';
+import { choiceValue } from '../../shared/values';
 import type { RequestOperation } from '../../shared/operation';
 import { machine, ONE_MACHINE } from './fields';
 
@@ -8,16 +9,15 @@ const options = (
 	name: string,
 	fallback: number,
 	values: Array<[string, number]>,
-): Field => ({
-	property: {
-		displayName,
-		name,
-		type: 'options',
-		default: fallback,
-		options: values.map(([label, value]) => ({ name: label, value })),
-	},
-	to: 'body',
-});
+): Field => {
+	const choices = values.map(([label, value]) => ({ name: label, value }));
+	return {
+		property: { displayName, name, type: 'options', default: fallback, options: choices },
+		to: 'body',
+		// The spec's int codes: an expression giving another value is refused before sending.
+		value: choiceValue(displayName, choices),
+	};
+};
 
 const esgFields = optionsCollection('ESG Fields', 'esgFields', [
 	{

@@ -1,7 +1,12 @@
-import { bodyField, fieldsCollection, pattern, requiredField, type Field } from '../../shared/fields';
+import {
+	bodyField,
+	fieldsCollection,
+	requiredField,
+	timeOfDayField,
+	wholeNumberField,
+	type Field,
+} from '../../shared/fields';
 import { companyLocator, projectLocator } from '../../shared/locators';
-
-const HH_MM = pattern('^([01]\\d|2[0-3]):[0-5]\\d$', 'Use the 24-hour format HH:mm, e.g. 11:30');
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [
@@ -91,30 +96,31 @@ export const projectFields: Field[] = [
 		'Longitude of the site (WGS 84, decimal degrees)',
 		{ typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 } },
 	),
-	bodyField('Lunch Break Start', 'workBreakLunchStartTime', 'string', 'When the lunch break starts, HH:mm', {
-		placeholder: '11:30',
-		...HH_MM,
-	}),
-	bodyField(
+	timeOfDayField(
+		'Lunch Break Start',
+		'workBreakLunchStartTime',
+		'When the lunch break starts, on the 24-hour clock (HH:mm)',
+		'11:30',
+	),
+	wholeNumberField(
 		'Lunch Break Length (Minutes)',
 		'workBreakLunchLength',
-		'number',
-		'Length of the lunch break in minutes',
-		{ typeOptions: { minValue: 0 } },
+		'Length of the lunch break in whole minutes',
+		'30',
+		{ typeOptions: { minValue: 0, numberPrecision: 0 } },
 	),
-	bodyField(
+	timeOfDayField(
 		'Dinner Break Start',
 		'workBreakDinnerStartTime',
-		'string',
-		'When the dinner break starts, HH:mm',
-		{ placeholder: '17:00', ...HH_MM },
+		'When the dinner break starts, on the 24-hour clock (HH:mm)',
+		'17:00',
 	),
-	bodyField(
+	wholeNumberField(
 		'Dinner Break Length (Minutes)',
 		'workBreakDinnerLength',
-		'number',
-		'Length of the dinner break in minutes',
-		{ typeOptions: { minValue: 0 } },
+		'Length of the dinner break in whole minutes',
+		'30',
+		{ typeOptions: { minValue: 0, numberPrecision: 0 } },
 	),
 ];
 

@@ -21,5 +21,9 @@ export const update: RequestOperation = {
 			...projectFields,
 		]),
 	],
-	request: { method: 'PATCH', path: ONE_PROJECT },
+	request: {
+		method: 'PATCH',
+		path: ONE_PROJECT,
+		changes: { collection: 'updateFields', label: 'Update Fields', example: 'Name' },
+	},
 };

@@ -69,7 +69,13 @@ export const userOptionalFields: Field[] = [
 	bodyField('Address', 'address', 'string', 'Home address'),
 	bodyField('Car Registration Number', 'carRegNumber', 'string', 'Registration number of the user’s car'),
 	bodyField('Card ID', 'cardId', 'string', 'Number of the user’s ID/HSE card'),
-	userDateField('Card Expiration Date', 'cardExpirationDate', 'When the ID/HSE card expires'),
+	// The spec gives this date no format of its own: it goes as the spec's datetimes do (ISO 8601), time kept.
+	bodyField(
+		'Card Expiration Date',
+		'cardExpirationDate',
+		'dateTime',
+		'When the ID/HSE card expires; sent as a date and time (ISO 8601), not in the Date Format below',
+	),
 	bodyField('Closest Relative', 'closestRelative', 'string', 'Name and phone of the next of kin'),
 	bodyField(
 		'Default Resource Number',
@@ -130,7 +136,7 @@ export const dateFormat: Field = {
 		type: 'options',
 		default: 'yyyy-MM-dd',
 		description:
-			'How dates are sent to Field Ops. Both are accepted by the legacy API; pick the one your payroll system uses.',
+			'How Birth Date and the employment dates are sent. The legacy API accepts both; pick the one your payroll system uses. (Card Expiration Date always goes as a date and time.)',
 		options: [
 			{ name: 'Day.Month.Year (Dd.MM.yyyy)', value: 'dd.MM.yyyy' },
 			{ name: 'Year-Month-Day (Yyyy-MM-Dd)', value: 'yyyy-MM-dd' },

@@ -1,4 +1,4 @@
-import { bodyField, optionsCollection } from '../../shared/fields';
+import { bodyField, optionsCollection, wholeNumberField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { USERS } from './fields';
 
@@ -19,12 +19,12 @@ const filters = optionsCollection('Filters', 'filters', [
 		{},
 		'query',
 	),
-	bodyField(
+	wholeNumberField(
 		'Employment Lookback (Days)',
 		'employmentLookbackDays',
-		'number',
 		'Only users with an active employment, or one that ended within this many days',
-		{ default: 30, typeOptions: { minValue: 0 } },
+		'30',
+		{ default: 30, typeOptions: { minValue: 0, numberPrecision: 0 } },
 		'query',
 	),
 ]);

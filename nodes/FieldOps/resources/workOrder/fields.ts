@@ -32,6 +32,12 @@ export const workOrderFields: Field[] = [
 		'string',
 		'Project number in the external system (reference only)',
 	),
+	bodyField(
+		'External Dimension 2',
+		'externalDim02',
+		'string',
+		'External dimension 2 of your accounting or ERP system. On Create, left out: copied from the project’s template work order.',
+	),
 	bodyField('Finish Date', 'finishedDate', 'dateTime', 'When the work order actually finished'),
 	bodyField('Fixed Resource Price', 'fixedResourcePrice', 'number', 'Fixed price per resource'),
 	bodyField(
@@ -93,17 +99,28 @@ export const workOrderFields: Field[] = [
 export const projectInBody = projectLocator({ to: 'body', as: 'projectId' });
 /** The project whose work orders are listed. */
 export const projectInPath = projectLocator();
-/** The project of a work order given by external ID (used to find it, not sent). */
-export const projectOfWorkOrder = projectLocator({ to: 'none' });
+/**
+ * The project of a work order picked from the list or given by external ID (used to find it, not sent). The routes
+ * by ID need no project: it is asked for only in the two modes that need it.
+ */
+export const projectOfWorkOrder = projectLocator({
+	to: 'none',
+	extra: {
+		description:
+			'The project of the work order: its list shows the project’s work orders, and an external ID is unique only within its project',
+		displayOptions: { show: { 'workOrder.mode': ['list', 'externalId'] } },
+	},
+});
 export const workOrder = workOrderLocator();
 
 /**
- * Name and Active stand among the first fields of Create and Replace, not among the Additional Fields; a name is
- * required (nameless work orders were what users made by mistake; n8n drops a name an older workflow set among the
- * Additional Fields, so such a workflow now stops with "Name is empty" instead of creating one).
+ * Name and Active stand among the first fields of Create and Replace, not among the Additional Fields. Field Ops
+ * requires neither; the node asks for a name (nameless work orders were what users made by mistake) and creates
+ * work orders active, and says both at the field.
  */
 export const name = requiredField('Name', 'name', 'string', 'Name of the work order as crews see it', {
 	placeholder: 'e.g. Trench along the county road',
+	hint: 'Field Ops itself does not require a name; this node does, as a work order without one is hard to find.',
 });
 export const active = bodyField(
 	'Active',
@@ -112,7 +129,18 @@ export const active = bodyField(
 	'Whether crews can register time on the work order',
 	{
 		default: true,
-		hint: 'On: crews can use it at once. Off: it is created inactive (what Field Ops does when nothing is said) and must be activated later.',
+		hint: 'On by default here: crews can use it at once. Field Ops’ own default is inactive (off): it must then be activated later.',
+	},
+);
+/** Replace sends the complete work order: its Active starts from what a PUT resets it to, not from Create's "on". */
+export const replaceActive = bodyField(
+	'Active',
+	'active',
+	'boolean',
+	'Whether crews can register time on the work order after the replace',
+	{
+		default: false,
+		hint: 'Off by default, as Field Ops resets it: turn it on to keep an active work order active.',
 	},
 );
 const FIRST_FIELDS = new Set(['name', 'active']);
@@ -191,9 +219,9 @@ export const productionCode = pathText(
 
 export const templateNotice = notice(
 	'templateNotice',
-	'Settings you leave out (prices, unit, SJA requirement, work-order type…) are copied from the project’s template work order, if it has one. Name, dates, quantities and the parent always come from here.',
+	'Settings you leave out (prices, unit, SJA requirement, work-order type, External Dimension 2…) are copied from the project’s template work order, if it has one. Name, dates, quantities and the parent always come from here.',
 );
 export const replaceNotice = notice(
 	'replaceNotice',
-	'Replace sends the complete work order: every field you do not set here is reset to its default (for example Cost Price becomes 0 and SJA Approval Required becomes false), and the project’s template is not used. To change only some fields, use Update.',
+	'Replace sends the complete work order (a PUT): every field you do not set here goes back to Field Ops’ default. Active becomes off, Cost Price becomes 0, SJA Approval Required becomes off, and the other fields become empty (numbers 0, switches off). The project’s template is not used. To change only some fields, use Update.',
 );
