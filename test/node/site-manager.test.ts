@@ -8,12 +8,12 @@ import {
 	NodeHelpers,
 	type ICredentialDataDecryptedObject,
 	type INode,
-	type INodeListSearchResult,
 	type INodeParameters,
 	type INodeType,
 } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
+import { listSearch as editorList } from '../helpers/editor';
 import { call, useSandbox } from '../helpers/sandbox';
 import {
 	FIELD_OPS_NODE,
@@ -27,7 +27,6 @@ import {
 const core = require('n8n-core') as typeof import('n8n-core');
 
 const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
-type ListSearch = (this: unknown, filter?: string) => Promise<INodeListSearchResult>;
 
 describe('Field Ops as a site manager meets it (issue #16)', () => {
 	const sb = useSandbox();
@@ -48,23 +47,8 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 	const fieldOps = () => harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1) as INodeType;
 
 	/** The editor's list of a resource locator, as n8n asks for it (a real load-options context). */
-	const listSearch = async (method: string, parameters: INodeParameters, filter?: string) => {
-		const json = fieldOpsWorkflow(parameters);
-		const internals = harness as unknown as {
-			workflow: (...args: unknown[]) => any;
-			additionalData: (...args: unknown[]) => any;
-		};
-		const workflow = internals.workflow(json, {}, false);
-		const node = workflow.getNode('Field Ops');
-		const hooks = new core.ExecutionLifecycleHooks('manual', 'list', { ...json, id: workflow.id } as never);
-		const additionalData = {
-			...internals.additionalData('list', hooks),
-			currentNodeParameters: node.parameters,
-		};
-		const context = new core.LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-		const search = (fieldOps().methods?.listSearch as Record<string, ListSearch>)[method];
-		return await search.call(context, filter);
-	};
+	const listSearch = async (method: string, parameters: INodeParameters, filter?: string) =>
+		await editorList(harness, method, parameters, filter);
 
 	/** The credential's Test as the editor runs it (n8n-core's real request helper). */
 	const testCredential = async (data: ICredentialDataDecryptedObject) => {

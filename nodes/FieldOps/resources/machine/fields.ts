@@ -6,6 +6,7 @@ import {
 	type Field,
 } from '../../shared/fields';
 import { companyLocator, machineLocator } from '../../shared/locators';
+import { personLocator } from '../../shared/pickers';
 
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;
@@ -55,7 +56,14 @@ export const machineFields: Field[] = [
 		'string',
 		'Employee number of the person responsible',
 	),
-	bodyField('Responsible User ID', 'responsibleId', 'string', 'User ID of the person responsible'),
+	personLocator(
+		{
+			displayName: 'Responsible User',
+			name: 'responsibleId',
+			description: 'The person responsible: pick the employee, or give the employee number or the user ID',
+		},
+		'userId',
+	),
 	bodyField('Serial Number', 'serialNumber', 'string', 'Serial number'),
 	bodyField('Service Date', 'serviceDate', 'dateTime', 'Date of the last or next service'),
 	bodyField('Weight (Kg)', 'weight', 'number', 'Weight in kilograms'),

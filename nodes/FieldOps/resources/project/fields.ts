@@ -7,6 +7,7 @@ import {
 	type Field,
 } from '../../shared/fields';
 import { companyLocator, projectLocator } from '../../shared/locators';
+import { personLocator } from '../../shared/pickers';
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [
@@ -54,17 +55,22 @@ export const projectFields: Field[] = [
 		'number',
 		'Estimated number of hours for the whole project',
 	),
-	bodyField(
-		'Main Foreman',
-		'mainForemanId',
-		'string',
-		'The main foreman: a user ID, phone number, name or employee number',
+	// The spec lets these name a person by user ID, phone, name or employee number: the employee number is sent.
+	personLocator(
+		{
+			displayName: 'Main Foreman',
+			name: 'mainForemanId',
+			description: 'The main foreman: pick the employee, or give the employee number or the user ID',
+		},
+		'employeeNumber',
 	),
-	bodyField(
-		'Project Leader',
-		'projectLeaderId',
-		'string',
-		'The project leader: a user ID, phone number, name or employee number',
+	personLocator(
+		{
+			displayName: 'Project Leader',
+			name: 'projectLeaderId',
+			description: 'The project leader: pick the employee, or give the employee number or the user ID',
+		},
+		'employeeNumber',
 	),
 	bodyField('Main Contact Email', 'mainContactEmail', 'string', 'E-mail address of the main contact', {
 		placeholder: 'name@email.com',

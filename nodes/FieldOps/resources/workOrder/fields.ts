@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { fieldsCollection, notice, requiredField, bodyField, type Field } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { projectLocator, workOrderLocator } from '../../shared/locators';
+import { chapterLocator, parentWorkOrderLocator, personLocator, unitLocator } from '../../shared/pickers';
 import { projectCompanyId } from '../../shared/lookups';
 import type { PreparedRequest } from '../../shared/operation';
 
@@ -17,7 +18,7 @@ export const workOrderFields: Field[] = [
 		'boolean',
 		'Whether the work order is active (new work orders are inactive unless set)',
 	),
-	bodyField('Chapter ID', 'chapterId', 'string', 'ID of the chapter the work order belongs to'),
+	chapterLocator(),
 	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),
 	bodyField('Estimated Hours', 'estimatedHourQty', 'number', 'Estimated number of hours'),
 	bodyField(
@@ -44,7 +45,7 @@ export const workOrderFields: Field[] = [
 		'Is Parent',
 		'isParent',
 		'boolean',
-		'Whether this work order is a container for sub-orders (set Parent Work Order ID on the children)',
+		'Whether this work order is a container for sub-orders (set Parent Work Order on the children)',
 	),
 	bodyField('Latitude', 'taskLocationLatitude', 'number', 'Latitude of the work site (WGS 84)', {
 		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
@@ -52,7 +53,14 @@ export const workOrderFields: Field[] = [
 	bodyField('Longitude', 'taskLocationLongitude', 'number', 'Longitude of the work site (WGS 84)', {
 		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
 	}),
-	bodyField('Main Foreman ID', 'mainForemanId', 'string', 'User ID of the main foreman'),
+	personLocator(
+		{
+			displayName: 'Main Foreman',
+			name: 'mainForemanId',
+			description: 'The main foreman: pick the employee, or give the employee number or the user ID',
+		},
+		'userId',
+	),
 	bodyField(
 		'Measure Unit Quantity',
 		'measureUnitQty',
@@ -60,12 +68,7 @@ export const workOrderFields: Field[] = [
 		'Whether quantities are registered in the unit of measurement',
 	),
 	bodyField('Name', 'name', 'string', 'Name of the work order as crews see it'),
-	bodyField(
-		'Parent Work Order ID',
-		'parentActivityId',
-		'string',
-		'ID of the parent work order (in the same project) to nest this one under',
-	),
+	parentWorkOrderLocator(),
 	bodyField(
 		'Planned Finish Date',
 		'finishedDatePlanned',
@@ -88,8 +91,16 @@ export const workOrderFields: Field[] = [
 	),
 	bodyField('Short Description', 'workDescriptionShort', 'string', 'Short description of the work'),
 	bodyField('Start Date', 'startDate', 'dateTime', 'When the work starts'),
-	bodyField('Task Leader ID', 'taskLeaderId', 'string', 'User ID of the work order leader'),
-	bodyField('Unit ID', 'unitId', 'string', 'ID of the unit of measurement'),
+	personLocator(
+		{
+			displayName: 'Task Leader',
+			name: 'taskLeaderId',
+			description:
+				'The leader of the work order: pick the employee, or give the employee number or the user ID',
+		},
+		'userId',
+	),
+	unitLocator(),
 	bodyField('Work Description', 'workDescription', 'string', 'Full description of the work', {
 		typeOptions: { rows: 4 },
 	}),
