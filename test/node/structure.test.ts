@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
 import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { LOOKUP_PATHS } from '../../nodes/FieldOps/shared/lookups';
+import type { Field } from '../../nodes/FieldOps/shared/fields';
 import { fieldsOf, requestsOf, type Operation } from '../../nodes/FieldOps/shared/operation';
 import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
 import { N8nHarness } from '../harness';
@@ -76,6 +77,26 @@ describe('Field Ops node structure', () => {
 				expect({ operation: operation.value, kinds }).toEqual({
 					operation: operation.value,
 					kinds: expect.arrayContaining([true, false]),
+				});
+			}
+		}
+	});
+
+	it('writes where each field shows at the field: exactly the operations that use it', () => {
+		// Report and Document are reshaped by other work this round: their fields are still placed by describe.ts.
+		const computed = ['report', 'document'];
+		for (const resource of RESOURCES.filter((r) => !computed.includes(r.value))) {
+			const usage = new Map<Field, string[]>();
+			for (const operation of resource.operations)
+				for (const field of fieldsOf(operation))
+					usage.set(field, [...(usage.get(field) ?? []), operation.value]);
+			for (const [field, operations] of usage) {
+				const show = field.property.displayOptions?.show ?? {};
+				const where = `${resource.value}.${field.property.name}`;
+				expect({ where, resource: show.resource, operations: [...(show.operation ?? [])].sort() }).toEqual({
+					where,
+					resource: [resource.value],
+					operations: [...operations].sort(),
 				});
 			}
 		}

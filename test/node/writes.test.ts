@@ -2,7 +2,13 @@
  * Issue #24, "sent wrongly or missing": one test per line, each through n8n's engine and the sandbox over HTTP.
  * What the sandbox received (its state and its request counts) is the evidence, not what the node says it did.
  */
-import { NodeHelpers, type INode, type INodeProperties, type INodeType } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+} from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
@@ -18,7 +24,7 @@ describe('Issue #24: every write true to the spec', () => {
 	const companyId = () => sb().clients[0].companyId;
 	const project = () => [...world().projects.values()].find((p) => p.companyId === companyId() && p.active)!;
 	const tasks = () => [...world().tasks.values()];
-	const run = async (parameters: Record<string, unknown>, continueOnFail = false) =>
+	const run = async (parameters: INodeParameters, continueOnFail = false) =>
 		await harness.run(fieldOpsWorkflow(parameters, { continueOnFail }));
 	/** Requests the sandbox received since the test began, token requests left out. */
 	const received = async () =>

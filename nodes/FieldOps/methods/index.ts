@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeError } from '../shared/errors';
-import { ownCompanyId } from '../shared/lookups';
+import { ownCompanyId } from '../shared/projects';
 import { projectSummary, type ProjectSummary } from '../shared/summaries';
 import { label, matches, opening, page, readList } from './pages';
 import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';

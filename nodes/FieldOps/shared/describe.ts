@@ -1,10 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { placed } from './display';
 import type { Field } from './fields';
 import { fieldsOf, type Operation, type Resource } from './operation';
 
-/** A field's parameter, shown for the given operations of the resource (and under its own conditions). */
-function shownFor(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
+/**
+ * A field's parameter as the node lists it. The fields write where they show at their definition (`shown(on(…))`,
+ * checked against their operations by test/node/structure.test.ts); a field that does not yet (Report and Document
+ * are reshaped by other work) is shown for the operations that use it.
+ */
+function asParameter(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
+	if (placed(property.displayOptions)) return property;
 	const own = property.displayOptions ?? {};
 	return {
 		...property,
@@ -76,7 +82,7 @@ export function describeResources(resources: Resource[], defaultResource: string
 			default: defaultOperation,
 		});
 		for (const [field, operations] of fieldOrder(resource.operations))
-			properties.push(shownFor(field.property, resource.value, operations));
+			properties.push(asParameter(field.property, resource.value, operations));
 	}
 	return properties;
 }

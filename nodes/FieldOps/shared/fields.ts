@@ -1,4 +1,6 @@
-import type { INodeProperties, NodePropertyTypes } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, NodePropertyTypes } from 'n8n-workflow';
+
+import { shown } from './display';
 
 import { FieldOpsFailure } from './errors';
 import type { Item } from './items';
@@ -168,6 +170,12 @@ export const limit: Field = {
 		description: 'Max number of results to return',
 	},
 };
+
+/** Return All and Limit as a resource's list operations show them. */
+export const listFields = (display: IDisplayOptions): Field[] => [
+	shown(display, returnAll),
+	shown(display, limit),
+];
 
 /** How many records to return: all, or the Limit (a whole number of at least 1). */
 export function readLimit(item: Item): number {

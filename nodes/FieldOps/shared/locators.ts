@@ -3,7 +3,8 @@ import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 import { FieldOpsFailure } from './errors';
 import type { Destination, Field } from './fields';
 import type { Item } from './items';
-import { locatorValue, resolveCompany, resolveMachine, resolveProject, resolveWorkOrder } from './lookups';
+import { locatorValue, resolveMachine } from './lookups';
+import { resolveCompany, resolveProject, resolveWorkOrder } from './projects';
 
 export interface LocatorOptions {
 	/** Where the resolved ID goes: a path placeholder named like the field (default), a body/query property, or

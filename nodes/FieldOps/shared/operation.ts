@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { FieldOpsFailure } from './errors';
-import { labelsOf, limit, readLimit, returnAll, type Field } from './fields';
+import { labelsOf, readLimit, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
 import { expectsList, sendJson, type Api, type PathParam } from './transport';
 
@@ -43,7 +43,7 @@ export interface RequestSpec extends RequestShape {
 	prepare?: (request: PreparedRequest, item: Item) => Promise<void> | void;
 	/** Output records from the answer; default: a list gives one record per element (see {@link asRecords}). */
 	output?: (body: unknown, item: Item) => IDataObject[] | Promise<IDataObject[]>;
-	/** A list answered whole: adds Return All / Limit. */
+	/** A list answered whole: its fields include Return All / Limit (`listFields`).  */
 	list?: boolean;
 	/** A read sent as POST (it changes nothing, so a failure has nothing saved before it to report). */
 	read?: boolean;
@@ -86,12 +86,8 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 export const isRequestOperation = (operation: Operation): operation is RequestOperation =>
 	'request' in operation;
 
-/** Every field of an operation, including the Return All / Limit of lists. */
-export function fieldsOf(operation: Operation): Field[] {
-	return isRequestOperation(operation) && operation.request.list
-		? [...operation.fields, returnAll, limit]
-		: operation.fields;
-}
+/** Every field of an operation (a list's Return All and Limit among them), in the order shown. */
+export const fieldsOf = (operation: Operation): Field[] => operation.fields;
 
 /** The requests an operation declares. */
 export const requestsOf = (operation: Operation): RequestShape[] =>

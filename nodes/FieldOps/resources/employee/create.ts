@@ -9,6 +9,7 @@ import {
 	lastName,
 	optionalProfile,
 } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const create: RequestOperation = {
 	name: 'Create',
@@ -16,17 +17,29 @@ export const create: RequestOperation = {
 	action: 'Create an employee',
 	description: 'Create an employee together with the first employment',
 	fields: [
-		requiredField('Employee Number', 'employeeNumber', 'string', 'Unique within your company structure', {
-			placeholder: 'e.g. 1042',
-		}),
+		shown(
+			on('employee', 'create'),
+			requiredField('Employee Number', 'employeeNumber', 'string', 'Unique within your company structure', {
+				placeholder: 'e.g. 1042',
+			}),
+		),
 		firstName,
 		lastName,
-		requiredField('Phone', 'phone', 'string', 'Mobile number the employee logs in with, with country code', {
-			placeholder: 'e.g. +4791234567',
-		}),
+		shown(
+			on('employee', 'create'),
+			requiredField(
+				'Phone',
+				'phone',
+				'string',
+				'Mobile number the employee logs in with, with country code',
+				{
+					placeholder: 'e.g. +4791234567',
+				},
+			),
+		),
 		birthDate,
 		employment,
-		fieldsCollection('additional', optionalProfile),
+		shown(on('employee', 'create'), fieldsCollection('additional', optionalProfile)),
 	],
 	request: {
 		method: 'POST',

@@ -1,6 +1,7 @@
 import { notice } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { employee, employment, employmentOf, ONE_EMPLOYEE } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const createEmployment: RequestOperation = {
 	name: 'Create Employment',
@@ -10,9 +11,12 @@ export const createEmployment: RequestOperation = {
 	fields: [
 		employee,
 		employment,
-		notice(
-			'createEmploymentNotice',
-			'The current active employment is ended the day before the new employment starts.',
+		shown(
+			on('employee', 'createEmployment'),
+			notice(
+				'createEmploymentNotice',
+				'The current active employment is ended the day before the new employment starts.',
+			),
 		),
 	],
 	request: {

@@ -5,6 +5,7 @@ import { FieldOpsFailure } from '../../shared/errors';
 import {
 	bodyField,
 	fieldsCollection,
+	listFields,
 	optionsCollection,
 	requiredField,
 	type Field,
@@ -12,11 +13,32 @@ import {
 import type { Item } from '../../shared/items';
 import { employeeLocator } from '../../shared/locators';
 import { choiceValue } from '../../shared/values';
+import { on, shown } from '../../shared/display';
 
 export const EMPLOYEES = '/api/v5/integration/employees';
 export const ONE_EMPLOYEE = `${EMPLOYEES}/{employee}`;
 
-export const employee = employeeLocator();
+export const employee = shown(
+	on(
+		'employee',
+		'changeEmployeeNumber',
+		'changePhoneNumber',
+		'checkDeletable',
+		'createEmployment',
+		'delete',
+		'disable',
+		'disableInProjectCompany',
+		'enable',
+		'enableInProjectCompany',
+		'endEmployment',
+		'get',
+		'replace',
+		'setTags',
+		'update',
+		'updateEmployment',
+	),
+	employeeLocator(),
+);
 export const byLabel = (a: Field, b: Field) => a.property.displayName.localeCompare(b.property.displayName);
 
 /** Optional profile fields that Update may clear (sent as null). */
@@ -49,9 +71,18 @@ export const optionalProfile: Field[] = [
 	bodyField('Work Card ID', 'workCardId', 'string', 'Number of the ID/HSE card'),
 ].sort(byLabel);
 
-export const firstName = requiredField('First Name', 'firstName', 'string', 'First name');
-export const lastName = requiredField('Last Name', 'lastName', 'string', 'Last name');
-export const birthDate = requiredField('Birth Date', 'birthDate', 'dateTime', 'Date of birth');
+export const firstName = shown(
+	on('employee', 'create', 'replace'),
+	requiredField('First Name', 'firstName', 'string', 'First name'),
+);
+export const lastName = shown(
+	on('employee', 'create', 'replace'),
+	requiredField('Last Name', 'lastName', 'string', 'Last name'),
+);
+export const birthDate = shown(
+	on('employee', 'create', 'replace'),
+	requiredField('Birth Date', 'birthDate', 'dateTime', 'Date of birth'),
+);
 
 const PAYROLL = [
 	{ name: 'Disabled', value: 0, description: 'No payroll for this employment' },
@@ -86,7 +117,7 @@ export const employmentFields: Field[] = [
 ];
 
 /** The Employment fixed collection: a new employee's first employment, or the body of Create Employment. */
-export const employment: Field = {
+export const employment: Field = shown(on('employee', 'create', 'createEmployment'), {
 	property: {
 		displayName: 'Employment',
 		name: 'employment',
@@ -99,7 +130,7 @@ export const employment: Field = {
 			{ displayName: 'Details', name: 'details', values: employmentFields.map((field) => field.property) },
 		],
 	},
-};
+});
 
 /** The employment object of an item, checked: a start date is required, empty values are left out. */
 export async function employmentOf(item: Item): Promise<IDataObject> {
@@ -151,44 +182,66 @@ const subsidiaries = bodyField(
 	'query',
 );
 
-export const getOptions = optionsCollection('Options', 'options', [include, subsidiaries]);
-export const getAllOptions = optionsCollection('Options', 'options', [
-	bodyField('Employee Number', 'employeeNumber', 'string', 'Only the employee with this number', {}, 'query'),
-	include,
-	subsidiaries,
-]);
-
-export const updateFields = fieldsCollection(
-	'update',
-	[
-		...clearable,
-		bodyField('Birth Date', 'birthDate', 'dateTime', 'Date of birth'),
-		bodyField('First Name', 'firstName', 'string', 'First name'),
-		bodyField('Last Name', 'lastName', 'string', 'Last name'),
-		bodyField('Phone', 'phone', 'string', 'Login phone number of this profile', {
-			hint: 'To change it for every company the person works for, use Change Phone Number',
-		}),
-	].sort(byLabel),
+export const getOptions = shown(
+	on('employee', 'get'),
+	optionsCollection('Options', 'options', [include, subsidiaries]),
+);
+export const getAllOptions = shown(
+	on('employee', 'getAll'),
+	optionsCollection('Options', 'options', [
+		bodyField(
+			'Employee Number',
+			'employeeNumber',
+			'string',
+			'Only the employee with this number',
+			{},
+			'query',
+		),
+		include,
+		subsidiaries,
+	]),
 );
 
-export const employmentUpdate = optionsCollection(
-	'Employment Fields',
-	'employmentUpdate',
-	employmentFields.map((field) => ({ ...field, property: { ...field.property, required: false } })),
-	{
-		placeholder: 'Add Field',
-		description: 'Only the fields you add change, on the current active employment',
-	},
+export const updateFields = shown(
+	on('employee', 'update'),
+	fieldsCollection(
+		'update',
+		[
+			...clearable,
+			bodyField('Birth Date', 'birthDate', 'dateTime', 'Date of birth'),
+			bodyField('First Name', 'firstName', 'string', 'First name'),
+			bodyField('Last Name', 'lastName', 'string', 'Last name'),
+			bodyField('Phone', 'phone', 'string', 'Login phone number of this profile', {
+				hint: 'To change it for every company the person works for, use Change Phone Number',
+			}),
+		].sort(byLabel),
+	),
 );
 
-export const projectCompanyId = requiredField(
-	'Project Company ID',
-	'projectCompanyId',
-	'string',
-	'ID of a company of your company structure',
+export const employmentUpdate = shown(
+	on('employee', 'updateEmployment'),
+	optionsCollection(
+		'Employment Fields',
+		'employmentUpdate',
+		employmentFields.map((field) => ({ ...field, property: { ...field.property, required: false } })),
+		{
+			placeholder: 'Add Field',
+			description: 'Only the fields you add change, on the current active employment',
+		},
+	),
 );
 
-export const userGroupId: Field = {
+export const projectCompanyId = shown(
+	on('employee', 'disableInProjectCompany', 'enableInProjectCompany'),
+	requiredField(
+		'Project Company ID',
+		'projectCompanyId',
+		'string',
+		'ID of a company of your company structure',
+	),
+);
+
+export const userGroupId: Field = shown(on('employee', 'enableInProjectCompany'), {
 	property: {
 		displayName: 'User Group ID',
 		name: 'userGroupId',
@@ -198,4 +251,7 @@ export const userGroupId: Field = {
 	},
 	to: 'body',
 	value: (raw) => (raw === '' ? undefined : raw),
-};
+});
+
+/** Return All and Limit of the lists. */
+export const LIST = listFields(on('employee', 'getAll', 'search'));

@@ -4,8 +4,9 @@ import { FieldOpsFailure } from '../../shared/errors';
 import { notice, type Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { assignmentDate, employee, ONE_EMPLOYEE } from './fields';
+import { on, shown } from '../../shared/display';
 
-const tags: Field = {
+const tags: Field = shown(on('employee', 'setTags'), {
 	property: {
 		displayName: 'Tags',
 		name: 'tags',
@@ -59,7 +60,7 @@ const tags: Field = {
 			},
 		],
 	},
-};
+});
 
 /** The Tags rows as the array the API replaces the assignments with; empty values are left out. */
 function assignments(rows: IDataObject[]): IDataObject[] {
@@ -120,9 +121,12 @@ export const setTags: RequestOperation = {
 	description: 'Replace all tag assignments of the employee; answers what was added, updated and removed',
 	fields: [
 		employee,
-		notice(
-			'tagsNotice',
-			'Tags not listed here are REMOVED from the employee. To keep a tag, list it; to change its dates, give its Assignment ID.',
+		shown(
+			on('employee', 'setTags'),
+			notice(
+				'tagsNotice',
+				'Tags not listed here are REMOVED from the employee. To keep a tag, list it; to change its dates, give its Assignment ID.',
+			),
 		),
 		tags,
 	],

@@ -1,5 +1,7 @@
 import { bodyField, requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
+import { LIST } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',
@@ -8,22 +10,29 @@ export const searchProjects: RequestOperation = {
 	description: 'Find projects by number or name',
 	fields: [
 		// Empty text would ask Field Ops for "every project" in a way the spec does not describe: refused instead.
-		requiredField(
-			'Search Text',
-			'searchString',
-			'string',
-			'Start of a project number or name (Field Ops may also match text inside them)',
-			{ placeholder: 'e.g. P1001 or Skole' },
-			'query',
+		shown(
+			on('lookup', 'searchProjects'),
+			requiredField(
+				'Search Text',
+				'searchString',
+				'string',
+				'Start of a project number or name (Field Ops may also match text inside them)',
+				{ placeholder: 'e.g. P1001 or Skole' },
+				'query',
+			),
 		),
-		bodyField(
-			'Active Only',
-			'activeOnly',
-			'boolean',
-			'Whether to find only active projects',
-			{ default: true },
-			'query',
+		shown(
+			on('lookup', 'searchProjects'),
+			bodyField(
+				'Active Only',
+				'activeOnly',
+				'boolean',
+				'Whether to find only active projects',
+				{ default: true },
+				'query',
+			),
 		),
+		...LIST,
 	],
 	request: { method: 'GET', path: '/api/projects/search', list: true },
 };

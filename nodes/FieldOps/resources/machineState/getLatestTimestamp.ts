@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { MACHINE_STATES } from './fields';
+import { on, shown } from '../../shared/display';
 
 /** [S4] An object is passed through; a bare timestamp (or null) is named, with what it is about. */
 function latest(body: unknown, companyId: unknown, projectId: unknown): IDataObject[] {
@@ -17,8 +18,14 @@ export const getLatestTimestamp: RequestOperation = {
 	action: 'Get the latest machine-state timestamp of a project',
 	description: 'The time of the most recent record of a company and project: the checkpoint for a sync',
 	fields: [
-		requiredField('Company ID', 'companyId', 'string', 'ID of the company', {}, 'path'),
-		requiredField('Project ID', 'projectId', 'string', 'ID of the project', {}, 'path'),
+		shown(
+			on('machineState', 'getLatestTimestamp'),
+			requiredField('Company ID', 'companyId', 'string', 'ID of the company', {}, 'path'),
+		),
+		shown(
+			on('machineState', 'getLatestTimestamp'),
+			requiredField('Project ID', 'projectId', 'string', 'ID of the project', {}, 'path'),
+		),
 	],
 	request: {
 		api: 'machineState',

@@ -6,6 +6,7 @@ import { fromFields, type CodeOperation } from '../../shared/operation';
 import { refusedEntries, withoutEntry } from '../../shared/refusals';
 import { sendJson } from '../../shared/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
+import { on, shown } from '../../shared/display';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 
@@ -55,7 +56,7 @@ export const importStates: CodeOperation = {
 	value: 'import',
 	action: 'Import machine-state records',
 	description: 'Send one record per input item, in batches (one request per batch)',
-	fields: [...RECORD_FIELDS, batchSizeField(10_000)],
+	fields: [...RECORD_FIELDS, shown(on('machineState', 'import'), batchSizeField(10_000))],
 	requests: [{ api: 'machineState', method: 'POST', path: IMPORT }],
 	execute: async (context) =>
 		await runBatched(context, {

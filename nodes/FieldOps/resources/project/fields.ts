@@ -1,6 +1,7 @@
 import {
 	bodyField,
 	fieldsCollection,
+	listFields,
 	requiredField,
 	timeOfDayField,
 	wholeNumberField,
@@ -8,6 +9,7 @@ import {
 } from '../../shared/fields';
 import { companyLocator, projectLocator } from '../../shared/locators';
 import { personLocator } from '../../shared/pickers';
+import { on, shown } from '../../shared/display';
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [
@@ -133,15 +135,24 @@ export const projectFields: Field[] = [
 export const PROJECTS = '/api/v4/integration/projects';
 export const ONE_PROJECT = `${PROJECTS}/{project}`;
 
-export const project = projectLocator();
-export const companyId = companyLocator();
-export const projectNumber = requiredField(
-	'Project Number',
-	'projectNumber',
-	'string',
-	'The project number, unique within your company',
-	{
-		placeholder: 'e.g. P2044',
-	},
+export const project = shown(on('project', 'delete', 'get', 'replace', 'update'), projectLocator());
+export const companyId = shown(on('project', 'create', 'replace'), companyLocator());
+export const projectNumber = shown(
+	on('project', 'create', 'replace'),
+	requiredField(
+		'Project Number',
+		'projectNumber',
+		'string',
+		'The project number, unique within your company',
+		{
+			placeholder: 'e.g. P2044',
+		},
+	),
 );
-export const additionalFields = fieldsCollection('additional', projectFields);
+export const additionalFields = shown(
+	on('project', 'create', 'replace'),
+	fieldsCollection('additional', projectFields),
+);
+
+/** Return All and Limit of Get Many. */
+export const LIST = listFields(on('project', 'getAll'));

@@ -1,11 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldsCollection, notice, requiredField, bodyField, type Field } from '../../shared/fields';
+import {
+	bodyField,
+	fieldsCollection,
+	listFields,
+	notice,
+	requiredField,
+	type Field,
+} from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { projectLocator, workOrderLocator } from '../../shared/locators';
 import { chapterLocator, parentWorkOrderLocator, personLocator, unitLocator } from '../../shared/pickers';
-import { projectCompanyId } from '../../shared/lookups';
+import { projectCompanyId } from '../../shared/projects';
 import type { PreparedRequest } from '../../shared/operation';
+import { on, shown } from '../../shared/display';
 
 export const TASKS = '/api/v4/integration/tasks';
 export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;
@@ -107,52 +115,61 @@ export const workOrderFields: Field[] = [
 ];
 
 /** The project a work order is created in (sent as `projectId`). */
-export const projectInBody = projectLocator({ to: 'body', as: 'projectId' });
+export const projectInBody = shown(
+	on('workOrder', 'create', 'replace'),
+	projectLocator({ to: 'body', as: 'projectId' }),
+);
 /** The project whose work orders are listed. */
-export const projectInPath = projectLocator();
+export const projectInPath = shown(on('workOrder', 'getAll'), projectLocator());
 /**
  * The project of a work order picked from the list or given by external ID (used to find it, not sent). The routes
  * by ID need no project: it is asked for only in the two modes that need it.
  */
-export const projectOfWorkOrder = projectLocator({
-	to: 'none',
-	extra: {
-		description:
-			'The project of the work order: its list shows the project’s work orders, and an external ID is unique only within its project',
-		displayOptions: { show: { 'workOrder.mode': ['list', 'externalId'] } },
-	},
-});
-export const workOrder = workOrderLocator();
+export const projectOfWorkOrder = shown(
+	on('workOrder', 'delete', 'get', 'update'),
+	projectLocator({
+		to: 'none',
+		extra: {
+			description:
+				'The project of the work order: its list shows the project’s work orders, and an external ID is unique only within its project',
+			displayOptions: { show: { 'workOrder.mode': ['list', 'externalId'] } },
+		},
+	}),
+);
+export const workOrder = shown(on('workOrder', 'delete', 'get', 'replace', 'update'), workOrderLocator());
 
 /**
  * Name and Active stand among the first fields of Create and Replace, not among the Additional Fields. Field Ops
  * requires neither; the node asks for a name (nameless work orders were what users made by mistake) and creates
  * work orders active, and says both at the field.
  */
-export const name = requiredField('Name', 'name', 'string', 'Name of the work order as crews see it', {
-	placeholder: 'e.g. Trench along the county road',
-	hint: 'Field Ops itself does not require a name; this node does, as a work order without one is hard to find.',
-});
-export const active = bodyField(
-	'Active',
-	'active',
-	'boolean',
-	'Whether crews can register time on the work order',
-	{
+export const name = shown(
+	on('workOrder', 'create', 'replace'),
+	requiredField('Name', 'name', 'string', 'Name of the work order as crews see it', {
+		placeholder: 'e.g. Trench along the county road',
+		hint: 'Field Ops itself does not require a name; this node does, as a work order without one is hard to find.',
+	}),
+);
+export const active = shown(
+	on('workOrder', 'create'),
+	bodyField('Active', 'active', 'boolean', 'Whether crews can register time on the work order', {
 		default: true,
 		hint: 'On by default here: crews can use it at once. Field Ops’ own default is inactive (off): it must then be activated later.',
-	},
+	}),
 );
 /** Replace sends the complete work order: its Active starts from what a PUT resets it to, not from Create's "on". */
-export const replaceActive = bodyField(
-	'Active',
-	'active',
-	'boolean',
-	'Whether crews can register time on the work order after the replace',
-	{
-		default: false,
-		hint: 'Off by default, as Field Ops resets it: turn it on to keep an active work order active.',
-	},
+export const replaceActive = shown(
+	on('workOrder', 'replace'),
+	bodyField(
+		'Active',
+		'active',
+		'boolean',
+		'Whether crews can register time on the work order after the replace',
+		{
+			default: false,
+			hint: 'Off by default, as Field Ops resets it: turn it on to keep an active work order active.',
+		},
+	),
 );
 const FIRST_FIELDS = new Set(['name', 'active']);
 
@@ -164,18 +181,24 @@ export async function companyFromProject(request: PreparedRequest, item: Item): 
 	(request.body as IDataObject).companyId = await projectCompanyId(item, item.param('project'));
 }
 
-export const externalId = requiredField(
-	'External ID',
-	'externalId',
-	'string',
-	'The work order’s ID in your system, unique within the project',
-	{
-		placeholder: 'e.g. P1001-07',
-	},
+export const externalId = shown(
+	on('workOrder', 'create', 'replace'),
+	requiredField(
+		'External ID',
+		'externalId',
+		'string',
+		'The work order’s ID in your system, unique within the project',
+		{
+			placeholder: 'e.g. P1001-07',
+		},
+	),
 );
-export const additionalFields = fieldsCollection(
-	'additional',
-	workOrderFields.filter((field) => !FIRST_FIELDS.has(field.property.name)),
+export const additionalFields = shown(
+	on('workOrder', 'create', 'replace'),
+	fieldsCollection(
+		'additional',
+		workOrderFields.filter((field) => !FIRST_FIELDS.has(field.property.name)),
+	),
 );
 /** PATCH changes any field of the work order (spec: Work orders), the required ones included. */
 const patchOnlyFields: Field[] = [
@@ -188,51 +211,66 @@ const patchOnlyFields: Field[] = [
 		'ID of the project to move the work order to (set Company ID too if it is another company’s)',
 	),
 ];
-export const updateFields = fieldsCollection(
-	'update',
-	[...workOrderFields, ...patchOnlyFields].sort((a, b) =>
-		a.property.displayName.localeCompare(b.property.displayName),
+export const updateFields = shown(
+	on('workOrder', 'update'),
+	fieldsCollection(
+		'update',
+		[...workOrderFields, ...patchOnlyFields].sort((a, b) =>
+			a.property.displayName.localeCompare(b.property.displayName),
+		),
 	),
 );
 
 const pathText = (displayName: string, name: string, description: string, placeholder?: string) =>
 	requiredField(displayName, name, 'string', description, placeholder ? { placeholder } : {}, 'path');
 
-export const projectNumber = pathText(
-	'Project Number',
-	'projectNumber',
-	'The project’s number in Field Ops',
-	'e.g. P1001',
+export const projectNumber = shown(
+	on('workOrder', 'getByNumber', 'getAllByNumber'),
+	pathText('Project Number', 'projectNumber', 'The project’s number in Field Ops', 'e.g. P1001'),
 );
-export const workOrderNumber = pathText(
-	'Work Order Number',
-	'workOrderNumber',
-	'The work order’s number within the project, as Field Ops numbers it (the spec does not say which field holds it: some services use the External ID)',
-	'e.g. 07',
+export const workOrderNumber = shown(
+	on('workOrder', 'getByNumber', 'getAllByNumber'),
+	pathText(
+		'Work Order Number',
+		'workOrderNumber',
+		'The work order’s number within the project, as Field Ops numbers it (the spec does not say which field holds it: some services use the External ID)',
+		'e.g. 07',
+	),
 );
-export const externalProjectNumber = pathText(
-	'External Project Number',
-	'externalProjectNumber',
-	'The project’s number in your own system (the project’s External Project Number)',
-	'e.g. ERP-2026-014',
+export const externalProjectNumber = shown(
+	on('workOrder', 'getByExternalProjectNumber', 'getAllByExternalProjectNumber'),
+	pathText(
+		'External Project Number',
+		'externalProjectNumber',
+		'The project’s number in your own system (the project’s External Project Number)',
+		'e.g. ERP-2026-014',
+	),
 );
-export const workOrderExternalId = pathText(
-	'External ID',
-	'workOrderExternalId',
-	'The work order’s ID in your own system',
-	'e.g. P1001-07',
+export const workOrderExternalId = shown(
+	on('workOrder', 'getByExternalProjectNumber'),
+	pathText('External ID', 'workOrderExternalId', 'The work order’s ID in your own system', 'e.g. P1001-07'),
 );
-export const productionCode = pathText(
-	'Production Code',
-	'productionCode',
-	'The production code (external dimension 1) to look for',
+export const productionCode = shown(
+	on('workOrder', 'getByProductionCode'),
+	pathText('Production Code', 'productionCode', 'The production code (external dimension 1) to look for'),
 );
 
-export const templateNotice = notice(
-	'templateNotice',
-	'Settings you leave out (prices, unit, SJA requirement, work-order type, External Dimension 2…) are copied from the project’s template work order, if it has one. Name, dates, quantities and the parent always come from here.',
+export const templateNotice = shown(
+	on('workOrder', 'create'),
+	notice(
+		'templateNotice',
+		'Settings you leave out (prices, unit, SJA requirement, work-order type, External Dimension 2…) are copied from the project’s template work order, if it has one. Name, dates, quantities and the parent always come from here.',
+	),
 );
-export const replaceNotice = notice(
-	'replaceNotice',
-	'Replace sends the complete work order (a PUT): every field you do not set here goes back to Field Ops’ default. Active becomes off, Cost Price becomes 0, SJA Approval Required becomes off, and the other fields become empty (numbers 0, switches off). The project’s template is not used. To change only some fields, use Update.',
+export const replaceNotice = shown(
+	on('workOrder', 'replace'),
+	notice(
+		'replaceNotice',
+		'Replace sends the complete work order (a PUT): every field you do not set here goes back to Field Ops’ default. Active becomes off, Cost Price becomes 0, SJA Approval Required becomes off, and the other fields become empty (numbers 0, switches off). The project’s template is not used. To change only some fields, use Update.',
+	),
+);
+
+/** Return All and Limit of the lists. */
+export const LIST = listFields(
+	on('workOrder', 'getAll', 'getAllByExternalProjectNumber', 'getAllByNumber', 'getByProductionCode'),
 );
