@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
@@ -127,6 +127,62 @@ describe('Field Ops node structure', () => {
 				});
 			}
 		}
+	});
+});
+
+/**
+ * How n8n's node creator matches a search (editor-ui nodeCreator.utils `searchNodes` → `sublimeSearch`): a node by its
+ * display name or a codex alias, an action by its action text, each when every letter of the search appears in it in
+ * order (case-insensitive; n8n then ranks the matches).
+ */
+const fuzzyMatches = (search: string, text: string) => {
+	let at = 0;
+	for (const char of text.toLowerCase()) if (char === search[at]?.toLowerCase()) at++;
+	return at === search.length;
+};
+
+describe('Field Ops in the node creator: the words people use', () => {
+	const codex = JSON.parse(
+		readFileSync(join(__dirname, '..', '..', 'nodes', 'FieldOps', 'FieldOps.node.json'), 'utf8'),
+	) as { alias: string[] };
+	const action = (key: string) => {
+		const [resource, operation] = key.split('.');
+		return (
+			RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation)?.action ?? ''
+		);
+	};
+	it.each([
+		['work orders', 'workOrder.getAll'],
+		['workorders', 'workOrder.getAll'],
+		['work order', 'workOrder.create'],
+		['timesheets', 'report.timeRegistrations'],
+		['timesheet', 'report.timeRegistrations'],
+		['time registrations', 'report.timeRegistrations'],
+		['hours', 'report.timeRegistrations'],
+		['hour', 'report.timeRegistrations'],
+		['excavator', 'machineState.create'],
+		['excavators', 'machineState.create'],
+		['attachments', 'document.upload'],
+		['attachment', 'document.upload'],
+		['documents', 'document.upload'],
+		['document', 'document.upload'],
+	])('"%s" finds the node by an alias and the action %s by its name', (word, key) => {
+		expect(codex.alias.some((alias) => fuzzyMatches(word, alias))).toBe(true);
+		expect({ word, action: action(key), matches: fuzzyMatches(word, action(key)) }).toEqual({
+			word,
+			action: action(key),
+			matches: true,
+		});
+	});
+
+	it('lists the common resources first: Work Order and Report before Lookup', () => {
+		const order = RESOURCES.map((r) => r.value);
+		expect(order.slice(0, 2)).toEqual(['workOrder', 'report']);
+		expect(order[order.length - 1]).toBe('lookup');
+		for (const resource of RESOURCES.filter((r) =>
+			['workOrder', 'project', 'machine', 'employee', 'user'].includes(r.value),
+		))
+			expect(resource.operations.slice(0, 2).map((o) => o.value)).toEqual(['create', 'update']);
 	});
 });
 

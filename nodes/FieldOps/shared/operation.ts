@@ -20,6 +20,8 @@ export interface OperationInfo {
 	description: string;
 	/** The operation's own parameters, in the order shown; the node shows them only for this operation. */
 	fields: Field[];
+	/** What it answers, for AI agents, where the request does not say (default: from its method, see describe.ts). */
+	returns?: string;
 }
 
 /** A request the operation sends (method, API and path below its root, `{name}` placeholders). */

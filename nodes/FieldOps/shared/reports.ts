@@ -21,6 +21,8 @@ export interface ReportFeed {
 	path: string;
 	/** What one record is, for descriptions ("time registration"). */
 	record: string;
+	/** The action's words where a clerk searches for others than the feed's name (the node creator matches them). */
+	action?: string;
 	filters: ReportFilter[];
 	/**
 	 * The spec lists FromDateTime/ToDateTime for it. Metadata lists have none; checklists and incidents take
@@ -164,6 +166,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Time Registrations',
 		path: '/v1/time-registrations',
 		record: 'time registration',
+		action: 'Export hours and timesheets (time registrations)',
 		filters: STANDARD,
 		dateWindow: true,
 		tombstones: false,

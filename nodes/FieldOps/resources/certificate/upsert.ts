@@ -157,6 +157,7 @@ export const upsert: CodeOperation = {
 	// Also the new node's name in the editor: short. Which certificate is updated is said under Certificate Type.
 	action: 'Create or update employee certificates',
 	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	returns: 'one item per input item: the certificate saved (created or updated), or why not',
 	fields: [...CERTIFICATE_FIELDS, shown(ON, batchSizeField())],
 	requests: [{ method: 'POST', path: UPSERT_PATH }],
 	execute: async (context) =>

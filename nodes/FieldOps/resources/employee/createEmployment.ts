@@ -8,6 +8,7 @@ export const createEmployment: RequestOperation = {
 	value: 'createEmployment',
 	action: 'Start a new employment for an employee',
 	description: 'Add an employment; the current one ends the day before the new start',
+	returns: 'the employee with its employments, or the new employment, as Field Ops answers',
 	fields: [
 		employee,
 		employment,

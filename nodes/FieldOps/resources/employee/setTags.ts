@@ -119,6 +119,7 @@ export const setTags: RequestOperation = {
 	value: 'setTags',
 	action: 'Set an employee’s tags',
 	description: 'Replace all tag assignments of the employee; answers what was added, updated and removed',
+	returns: 'one summary: how many tags were added, updated and removed, and the tags the employee has now',
 	fields: [
 		employee,
 		shown(

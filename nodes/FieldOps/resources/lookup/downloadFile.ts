@@ -45,6 +45,7 @@ export const downloadFile: CodeOperation = {
 	value: 'downloadFile',
 	action: 'Download a file',
 	description: 'Download an image, PDF or document by its file reference ID into a binary property',
+	returns: 'the file in a binary property, and its file reference ID',
 	fields: [fileReferenceId, maxDimension, binaryPropertyName, timeout],
 	requests: [{ method: 'GET', path: FILE }],
 	execute: async (context) =>

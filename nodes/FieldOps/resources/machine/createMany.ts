@@ -50,6 +50,7 @@ export const createMany: CodeOperation = {
 	value: 'createMany',
 	action: 'Create one machine per input item',
 	description: 'Create one machine per input item, sending them in batches (one request per batch)',
+	returns: 'one item per input item: the saved machine with its ID, or why it was not saved',
 	fields: [onePerItem, ...NEW_MACHINE_FIELDS, batchSize],
 	requests: [
 		{ method: 'POST', path: CREATE_ARRAY },

@@ -78,6 +78,7 @@ export const updateMany: CodeOperation = {
 	value: 'updateMany',
 	action: 'Update many machines',
 	description: 'Update one machine per input item, sending them in batches (one request per batch)',
+	returns: 'one item per input item: the saved machine, or why it was not saved',
 	fields: [machineOfItem, readFirst, updateFields, batchSize],
 	requests: [
 		{ method: 'GET', path: ONE_MACHINE },

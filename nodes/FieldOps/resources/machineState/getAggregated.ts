@@ -53,6 +53,7 @@ export const getAggregated: RequestOperation = {
 	value: 'getAggregated',
 	action: 'Get machine utilisation per state',
 	description: 'Machine utilisation of a project grouped by state, as Field Ops reports it',
+	returns: 'one item per state row, as Field Ops reports them',
 	fields: [companyId, projectId, otherFields],
 	request: {
 		api: 'machineState',

@@ -17,6 +17,7 @@ export const getLatestTimestamp: RequestOperation = {
 	value: 'getLatestTimestamp',
 	action: 'Get the latest machine-state timestamp of a project',
 	description: 'The time of the most recent record of a company and project: the checkpoint for a sync',
+	returns: 'companyId, projectId and latestTimestamp (null when there is none)',
 	fields: [
 		shown(
 			on('machineState', 'getLatestTimestamp'),

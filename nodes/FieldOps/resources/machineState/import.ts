@@ -54,8 +54,9 @@ async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): P
 export const importStates: CodeOperation = {
 	name: 'Import',
 	value: 'import',
-	action: 'Import machine-state records',
+	action: 'Import machine (excavator) states',
 	description: 'Send one record per input item, in batches (one request per batch)',
+	returns: 'one item per input item: imported, or why not',
 	fields: [...RECORD_FIELDS, shown(on('machineState', 'import'), batchSizeField(10_000))],
 	requests: [{ api: 'machineState', method: 'POST', path: IMPORT }],
 	execute: async (context) =>

@@ -59,7 +59,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 	return {
 		name: feed.name,
 		value: feed.value,
-		action: `Export ${feed.name.toLowerCase()}`,
+		action: feed.action ?? `Export ${feed.name.toLowerCase()}`,
 		description: `Every ${feed.record} (its pages followed for you): one item each, one item per page, or a CSV or JSON Lines file`,
 		fields: reportFields(feed),
 		requests: [{ api: 'reporting', method: 'GET', path: feed.path }],
