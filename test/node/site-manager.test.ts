@@ -290,7 +290,7 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 			// editor adds no "[item <index>]" of its own.
 			expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 			expect(error.description).toContain(
-				'Give another value for External ID, or use Update to change the existing work order.',
+				'To change that work order instead, use Work Order → Update with Work Order set to Ext. ID "SM-DUP-1"',
 			);
 			expect(error.description).toMatch(
 				/Item 1 was saved before this failure \(work order SM-DUP-1, ID [\w-]+\); item 2 and the items after it were not sent\./,

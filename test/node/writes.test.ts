@@ -253,6 +253,27 @@ describe('Issue #24: every write true to the spec', () => {
 		expect((await received()).filter((r) => r.startsWith('POST'))).toEqual([]);
 	});
 
+	it.each([
+		['workOrder', 'External ID', 'W24-AGAIN', 'Work Order → Update'],
+		['project', 'Project Number', 'P24-AGAIN', 'Project → Update'],
+		['machine', 'Machine Number', 'M24-AGAIN', 'Machine → Update'],
+	])(
+		'a %s created again with the same number says to use Update, or which value to change',
+		async (resource, label, value, update) => {
+			const fields: Record<string, INodeParameters> = {
+				workOrder: { project: rl('id', project().id), externalId: value, name: 'Igjen' },
+				project: { projectNumber: value },
+				machine: { machineNumber: value },
+			};
+			const parameters = { resource, operation: 'create', ...fields[resource] };
+			expect((await run(parameters)).error).toBeUndefined();
+			const again = stoppedWith(await run(parameters));
+			expect(again.text).toContain(`${label} "${value}" already exists`);
+			expect(again.text).toContain(`use ${update} with`);
+			expect(again.text).toContain(`give a new ${label}`);
+		},
+	);
+
 	it('user (v4) Card Expiration Date is sent as an ISO 8601 date-time, its time kept, whatever the Date Format', async () => {
 		const result = await run({
 			resource: 'user',

@@ -6,7 +6,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure, isDuplicate, settle } from './errors';
 import { labelsOf, readLimit, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
 import { expectsList, sendJson, type Api, type PathParam } from './transport';
@@ -54,6 +54,8 @@ export interface RequestSpec extends RequestShape {
 	 * collection is empty or its fields give nothing to send.
 	 */
 	changes?: { collection: string; label: string; example: string };
+	/** What to do when Field Ops refuses the record as a duplicate (a workflow run again): Update, or a new value. */
+	onDuplicate?: (body: IDataObject) => string;
 }
 
 /** An operation that is one request per input item, built from its fields. */
@@ -168,17 +170,29 @@ function runRequests(operation: RequestOperation, resource: Resource, context: I
 		async (item) => {
 			const max = request.list ? readLimit(item) : Infinity;
 			const prepared = await prepareRequest(operation, item);
-			const body = await sendJson(context, {
-				api: request.api,
-				method: request.method,
-				path: request.path,
-				params: prepared.params,
-				qs: prepared.qs,
-				body: WITH_BODY.has(request.method) ? prepared.body : undefined,
-				what: request.what ?? resource.what,
-				itemIndex: item.index,
-				check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
-			});
+			const sent = await settle(
+				async () =>
+					await sendJson(context, {
+						api: request.api,
+						method: request.method,
+						path: request.path,
+						params: prepared.params,
+						qs: prepared.qs,
+						body: WITH_BODY.has(request.method) ? prepared.body : undefined,
+						what: request.what ?? resource.what,
+						itemIndex: item.index,
+						check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
+					}),
+			);
+			if ('error' in sent) {
+				// A re-run with the same number: say how to change that record instead, or which value makes a new one.
+				if (request.onDuplicate && isDuplicate(sent.error))
+					(sent.error as { description?: string | null }).description = request.onDuplicate(
+						prepared.body as IDataObject,
+					);
+				throw sent.error;
+			}
+			const body = sent.value;
 			const records = request.output ? await request.output(body, item) : asRecords(body);
 			return asItems(records.slice(0, max));
 		},

@@ -1,4 +1,5 @@
 import { fieldsCollection, requiredField } from '../../shared/fields';
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
 import {
 	birthDate,
@@ -47,5 +48,12 @@ export const create: RequestOperation = {
 		prepare: async (request, item) => {
 			request.body = { ...(request.body as object), employment: await employmentOf(item) };
 		},
+		onDuplicate: (body) =>
+			runAgainHint(
+				'employee',
+				'Employee Number',
+				body.employeeNumber,
+				`Employee → Update with Employee set to Number "${String(body.employeeNumber)}"`,
+			),
 	},
 };
