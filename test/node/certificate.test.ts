@@ -155,6 +155,8 @@ describe('Field Ops → Certificate', () => {
 			/Certificate of item 2 \(n8n: item 1\) failed: Issued .* must be before Valid Until/,
 		);
 		expect((result.error as { description?: string }).description).toMatch(/other 1 item/);
+		// The user's number in the words, n8n's own index (from 0) for n8n.
+		expect((result.error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 		expect(store().some((s) => s.certificateType === 'Stillas')).toBe(true);
 		expect(store().some((s) => s.certificateType === 'Kran')).toBe(false);
 	});

@@ -126,7 +126,7 @@ export const setTags: RequestOperation = {
 			on('employee', 'setTags'),
 			notice(
 				'tagsNotice',
-				'Tags not listed here are REMOVED from the employee. To keep a tag, list it; to change its dates, give its Assignment ID.',
+				'Tags not listed here are REMOVED from the employee (with no tag listed, all are removed). To keep a tag, list it; to change its dates, give its Assignment ID.',
 			),
 		),
 		tags,
