@@ -1,15 +1,8 @@
 import { fieldsCollection, requiredField } from '../../shared/fields';
 import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
-import {
-	birthDate,
-	EMPLOYEES,
-	employment,
-	employmentOf,
-	firstName,
-	lastName,
-	optionalProfile,
-} from './fields';
+import { employment, employmentOf } from './employment';
+import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';
 import { on, shown } from '../../shared/display';
 
 export const create: RequestOperation = {

@@ -1,6 +1,7 @@
 import { notice } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
-import { employee, employment, employmentOf, ONE_EMPLOYEE } from './fields';
+import { employment, employmentOf } from './employment';
+import { employee, ONE_EMPLOYEE } from './fields';
 import { on, shown } from '../../shared/display';
 
 export const createEmployment: RequestOperation = {

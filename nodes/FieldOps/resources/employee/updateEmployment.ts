@@ -1,5 +1,6 @@
 import type { RequestOperation } from '../../shared/operation';
-import { ONE_EMPLOYEE, employee, employmentUpdate } from './fields';
+import { employmentUpdate } from './employment';
+import { ONE_EMPLOYEE, employee } from './fields';
 
 export const updateEmployment: RequestOperation = {
 	name: 'Update Employment',
