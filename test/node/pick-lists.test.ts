@@ -191,6 +191,27 @@ describe('Pick-lists instead of typed IDs (issue #24)', () => {
 		});
 	});
 
+	it('sends a machine state for the own company (left empty), a project and a machine picked from lists', async () => {
+		const target = project();
+		const machine = [...world().machines.values()].find((m) => m.companyId === own())!;
+		const result = await harness.run(
+			fieldOpsWorkflow({
+				resource: 'machineState',
+				operation: 'create',
+				companyId: rl('list', ''),
+				projectId: rl('list', target.id),
+				machineId: rl('machineNumber', machine.machineNumber),
+				state: 'working',
+				startTime: '2026-11-20T07:00:00Z',
+				endTime: '2026-11-20T09:30:00Z',
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(world().state('machine-states', () => [] as unknown[])).toEqual([
+			expect.objectContaining({ companyId: own(), projectId: target.id, machineId: machine.id }),
+		]);
+	});
+
 	it('filters a report by a company picked from the list', async () => {
 		const companies = (await list('searchCompanies', { resource: 'report', operation: 'timeRegistrations' }))
 			.results;

@@ -55,6 +55,8 @@ const AGENT_VALUES: Record<string, string> = {
 	workOrder: 'its ID, as a work order list answers it',
 	employee: 'the employee number',
 	user: 'the employee number',
+	projectId: 'the project’s ID, as Project → Get Many answers it',
+	machineId: 'the machine’s ID, as Machine → Get Many answers it',
 };
 
 /** Field Ops' answer in words, where the operation does not say it itself. */
