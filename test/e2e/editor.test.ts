@@ -589,8 +589,10 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	/** Runs the open node ("Execute step" / "Fetch Test Event") and waits for its output, or its error. */
 	const executeOpenNode = async () => {
 		await ndv().getByTestId('node-execute-button').first().click();
-		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item").
+		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item"); the
+		// input panel has one too, from before the run.
 		await ndv()
+			.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
 			.getByText(/^\d+ items?$/)
 			.first()
 			.waitFor({ timeout: 60_000 });
