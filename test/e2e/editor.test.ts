@@ -16,6 +16,7 @@ import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
 	OWNER,
+	TOOL_NODE_TYPE,
 	TRIGGER_NODE_TYPE,
 	startN8n,
 	type N8nInstance,
@@ -35,8 +36,25 @@ import { administrator, sandboxCredentialData } from './fixtures';
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'editor');
 const CREDENTIAL_NAME = 'Field Ops sandbox';
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
-/** What a site manager types into the node creator to find the node (issue #16). */
-const SEARCH_WORDS = ['work order', 'machine', 'timesheet', 'hours', 'construction', 'documents'];
+/**
+ * What a site manager types into the node creator (issues #16, #24): each finds the node; where a pattern is given,
+ * the node's list of actions holds that action (n8n shows a community node's actions without a search of their own).
+ */
+const SEARCH_WORDS: Record<string, RegExp | undefined> = {
+	'work orders': /work orders/,
+	workorder: /work order/,
+	timesheets: /^Export hours and timesheets/,
+	timesheet: /^Export hours and timesheets/,
+	'time registrations': /^Export hours and timesheets/,
+	hours: /^Export hours and timesheets/,
+	excavator: /excavator/,
+	excavators: /excavator/,
+	attachments: /^Upload documents or e-mail attachments$/,
+	attachment: /^Upload documents or e-mail attachments$/,
+	documents: /document/i,
+	machine: undefined,
+	construction: undefined,
+};
 /** Panels saved as screenshots, `resource/operation`. */
 const SCREENSHOTS: Record<string, string> = {
 	'project/create': 'project-create',
@@ -288,11 +306,13 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 	});
 
-	step('finds Field Ops in the node creator by what it does, not only by its name', async () => {
+	step('finds Field Ops, and the right action, by the words people use', async () => {
 		await page.goto(`${n8n!.url}/workflow/new`);
-		await page.getByTestId('canvas-plus-button').click();
+		const creator = page.getByTestId('node-creator');
 		const notFound: string[] = [];
-		for (const word of SEARCH_WORDS) {
+		const wrongAction: string[] = [];
+		for (const [word, action] of Object.entries(SEARCH_WORDS)) {
+			await page.getByTestId('canvas-plus-button').click();
 			await page.getByTestId('node-creator-search-bar').fill(word);
 			const hit = page
 				.getByTestId('node-creator-item-name')
@@ -307,11 +327,36 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 				() => true,
 				() => false,
 			);
-			await shot(`find-${word.replace(/\W+/g, '-')}`);
+			const name = word.replace(/\W+/g, '-');
+			await shot(`find-${name}`);
 			if (!found) notFound.push(word);
+			else if (action) {
+				// The node's page in the creator: its triggers, then its actions (folded on an empty canvas).
+				await hit.click();
+				const actionsHeader = creator
+					.getByTestId('node-creator-category-item')
+					.filter({ hasText: /^Actions/ });
+				await actionsHeader.waitFor();
+				const meant = creator.getByTestId('item-iterator-item').filter({ hasText: action }).first();
+				if (!(await meant.isVisible())) await actionsHeader.click();
+				const listed = await meant.waitFor({ timeout: 5_000 }).then(
+					() => true,
+					() => false,
+				);
+				if (listed) await meant.scrollIntoViewIfNeeded();
+				await shot(`find-${name}-action`);
+				if (!listed) wrongAction.push(word);
+			}
+			// Escape closes the creator (it clears a search first; "no results" keeps it open: a click beside it closes it).
+			for (let press = 0; press < 2 && (await creator.isVisible()); press++) {
+				await page.keyboard.press('Escape');
+				await creator.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
+			}
+			if (await creator.isVisible())
+				await page.getByTestId('canvas-wrapper').click({ position: { x: 40, y: 40 } });
+			await creator.waitFor({ state: 'hidden' });
 		}
-		await page.keyboard.press('Escape');
-		expect(notFound).toEqual([]);
+		expect({ notFound, wrongAction }).toEqual({ notFound: [], wrongAction: [] });
 	});
 
 	step('adds Field Ops through the node creator and opens its first action', async () => {
@@ -550,8 +595,10 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	/** Runs the open node ("Execute step" / "Fetch Test Event") and waits for its output, or its error. */
 	const executeOpenNode = async () => {
 		await ndv().getByTestId('node-execute-button').first().click();
-		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item").
+		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item"); the
+		// input panel has one too, from before the run.
 		await ndv()
+			.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
 			.getByText(/^\d+ items?$/)
 			.first()
 			.waitFor({ timeout: 60_000 });
@@ -757,7 +804,8 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		expect(shown.message).toMatch(/External ID/);
 		expect(shown.description).toMatch(/item 1\b.*saved|saved.*item 1\b/is);
 		expect(shown.description).toContain('E2E-PS-1');
-		// One number for the item everywhere: n8n's editor would append "[item 1]" (from 0) to a message not naming it.
+		// The user's number, and n8n's own index named as n8n's, so that n8n's editor appends no "[item 1]" of its own.
+		expect(shown.message).toMatch(/\[item 2 \(n8n: item 1\)\]$/);
 		expect(`${shown.message}\n${shown.description}`).not.toMatch(/item [01]\]|item 0\b/);
 		expect([...world().tasks.values()].filter((t) => t.externalId === 'E2E-PS-1')).toHaveLength(1);
 	});
@@ -881,5 +929,181 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		expect(screen).not.toMatch(/Please create one|create one in Field Ops/i);
 		expect(screen).toMatch(/No changed incident registrations to show as a test event/);
 		expect(screen).toMatch(/tick New under Events as well/);
+	});
+
+	// ---- Issue #24: no ID typed by hand, and the node as an agent's tool ----------------------------------------
+
+	const fromList = { __rl: true, mode: 'list', value: '' };
+	/** Opens the list of a locator (top level or in a collection) and picks its first entry; answers the entry's text. */
+	const pickFirst = async (name: string) => {
+		const items = await openLocatorList(page, panel(), name);
+		await items.first().waitFor();
+		const text = (await items.first().innerText()).trim();
+		await items.first().click();
+		return text;
+	};
+
+	step('fills Main Foreman, Task Leader, Unit, Chapter and Parent Work Order from lists', async () => {
+		const project = [...world().projects.values()].find(
+			(p) =>
+				p.companyId === ownCompany() &&
+				p.active &&
+				[...world().tasks.values()].some((t) => t.projectId === p.id),
+		)!;
+		const parent = [...world().tasks.values()].find((t) => t.projectId === project.id && !t.isTemplate)!;
+		parent.isParent = true;
+		await openWorkflow(
+			'Work order from lists',
+			[{}],
+			[
+				{
+					name: 'Create from lists',
+					parameters: {
+						resource: 'workOrder',
+						operation: 'create',
+						project: { __rl: true, mode: 'list', value: project.id, cachedResultName: project.projectNumber },
+						externalId: 'E2E-LISTS-1',
+						name: 'Fra lister',
+						additionalFields: {
+							mainForemanId: fromList,
+							taskLeaderId: fromList,
+							unitId: fromList,
+							chapterId: fromList,
+							parentActivityId: fromList,
+						},
+					},
+				},
+			],
+		);
+		await openNode('Create from lists');
+		const picked: Record<string, string> = {};
+		for (const name of ['mainForemanId', 'taskLeaderId', 'unitId', 'chapterId', 'parentActivityId'])
+			picked[name] = await pickFirst(name);
+		await shot('work-order-lists-filled');
+		await executeOpenNode();
+		await shot('work-order-from-lists');
+		const shown = await errorShown();
+		await closeNode();
+
+		expect(shown).toEqual({ message: '', description: '' });
+		// The entries name what was picked: "1042 – Name", "m3 (on 2 work orders)", "P1001-01 – Name (parent)".
+		const employee = [...world().people.values()].find(
+			(p) => p.employeeNumber === picked.mainForemanId.split(' – ')[0],
+		)!;
+		const created = [...world().tasks.values()].find((t) => t.externalId === 'E2E-LISTS-1');
+		expect(created).toMatchObject({
+			mainForemanId: employee.identityId,
+			taskLeaderId: employee.identityId,
+			unitId: picked.unitId.split(' (on ')[0],
+			chapterId: picked.chapterId.split(' (on ')[0],
+			parentActivityId: parent.id,
+		});
+	});
+
+	step('filters a report by a Company picked from the list', async () => {
+		await openWorkflow(
+			'Hours of one company',
+			[{}],
+			[
+				{
+					name: 'Hours of one company',
+					parameters: {
+						resource: 'report',
+						operation: 'timeRegistrations',
+						limit: 5,
+						filters: { companyId: fromList },
+					},
+				},
+			],
+		);
+		await openNode('Hours of one company');
+		const items = await openLocatorList(page, panel(), 'companyId');
+		await items
+			.filter({ hasText: /^Your own company/ })
+			.first()
+			.click();
+		await shot('report-company-filter');
+		await executeOpenNode();
+		const shown = await errorShown();
+		await closeNode();
+		expect(shown).toEqual({ message: '', description: '' });
+	});
+
+	step('runs as an AI agent’s tool with the project given by its number', async () => {
+		const project = subsidiaryProject();
+		const expected = [...world().tasks.values()].filter((t) => t.projectId === project.id && !t.isTemplate);
+		// An agent with the Field Ops tool: n8n runs a tool only for an agent, and this run puts n8n's tool executor
+		// in the agent's place, so no language model is needed.
+		const start = manualTrigger([{}]);
+		const created = await n8n!.rest('POST', '/workflows', {
+			name: 'Agent: work orders of a project',
+			nodes: [
+				start.node,
+				{
+					id: 'agent',
+					name: 'AI Agent',
+					type: '@n8n/n8n-nodes-langchain.agent',
+					typeVersion: 3.1,
+					position: [260, 0],
+					parameters: {},
+				},
+				{
+					id: 'tool',
+					name: 'Work orders tool',
+					type: TOOL_NODE_TYPE,
+					typeVersion: 1,
+					position: [260, 220],
+					parameters: {
+						resource: 'workOrder',
+						operation: 'getAll',
+						// What n8n's editor writes when the model is to fill the project: its By ID mode, a $fromAI value.
+						project: {
+							__rl: true,
+							mode: 'id',
+							value: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Project', ``, 'string') }}",
+						},
+						returnAll: true,
+					},
+					credentials: fieldOpsCredential(),
+				},
+			],
+			connections: {
+				Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+				'Work orders tool': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+			pinData: start.pinData,
+			active: false,
+		});
+		if (created.status >= 300) throw new Error(`workflow not saved: ${JSON.stringify(created.body)}`);
+		await page.goto(`${n8n!.url}/workflow/${created.body.id as string}`);
+		await page.getByTestId('canvas-node').first().waitFor();
+		await openNode('Work orders tool');
+		const description = await panel()
+			.getByTestId('parameter-input-toolDescription')
+			.locator('textarea')
+			.first()
+			.inputValue({ timeout: 5_000 })
+			.catch(() => '(no Description shown)');
+		// Run the tool on its own: n8n asks for what the model would give, here the project's number.
+		await ndv().getByTestId('node-execute-button').first().click();
+		const inputs = page.getByTestId('fromAiParameters-modal').getByTestId('from-ai-parameters-modal-inputs');
+		await inputs.locator('input').first().fill(project.projectNumber);
+		await shot('agent-project-by-number');
+		await page.getByTestId('fromAiParameters-modal').getByTestId('execute-workflow-button').click();
+		if (!n8n!.apiKey) await n8n!.createApiKey();
+		const execution = await n8n!.latestExecution(created.body.id as string, 60_000);
+		await shot('agent-work-orders');
+		const shown = await errorShown();
+		await closeNode();
+		const toolRun = JSON.stringify(execution.data?.resultData?.runData?.['Work orders tool'] ?? null);
+
+		expect(description).toMatch(/Needs: Project \(its project number such as P1001/);
+		expect(description).toMatch(/Returns: one item per work order/);
+		expect(shown).toEqual({ message: '', description: '' });
+		expect(execution.data?.resultData?.error).toBeUndefined();
+		// The tool answered the project's work orders, every one of them.
+		expect(expected.length).toBeGreaterThan(0);
+		for (const task of expected) expect(toolRun).toContain(task.id);
 	});
 });

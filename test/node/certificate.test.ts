@@ -84,7 +84,7 @@ describe('Field Ops → Certificate', () => {
 			...id,
 		});
 		expect(output[1].json.error).toMatch(
-			/item 2 failed: Issued \(2031-01-01T00:00:00\) must be before Valid Until/,
+			/item 2 \(n8n: item 1\) failed: Issued \(2031-01-01T00:00:00\) must be before Valid Until/,
 		);
 		expect(output[2].json).toMatchObject({ success: true, employeeNumber: c, notes: 'Fornyet' });
 		expect(store().map((s) => [s.employeeNumber, s.certificateType, s.certificateNumber])).toEqual([
@@ -124,7 +124,7 @@ describe('Field Ops → Certificate', () => {
 		);
 		const output = result.items['Field Ops'];
 		expect(output[1].json.error).toMatch(
-			/item 2 failed: employeeNumber — No user with employee number NO-SUCH-1/,
+			/item 2 \(n8n: item 1\) failed: employeeNumber — No user with employee number NO-SUCH-1/,
 		);
 		expect(output[0].json).toMatchObject({ success: true, employeeNumber: d });
 		expect(output[2].json).toMatchObject({ success: true, employeeNumber: e });
@@ -152,9 +152,11 @@ describe('Field Ops → Certificate', () => {
 		const [a] = employees();
 		const result = await run([cert(a, 'Stillas'), cert(a, 'Kran', { validUntil: '2025-03-01T00:00:00' })]);
 		expect(result.error?.message).toMatch(
-			/Certificate of item 2 failed: Issued .* must be before Valid Until/,
+			/Certificate of item 2 \(n8n: item 1\) failed: Issued .* must be before Valid Until/,
 		);
 		expect((result.error as { description?: string }).description).toMatch(/other 1 item/);
+		// The user's number in the words, n8n's own index (from 0) for n8n.
+		expect((result.error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 		expect(store().some((s) => s.certificateType === 'Stillas')).toBe(true);
 		expect(store().some((s) => s.certificateType === 'Kran')).toBe(false);
 	});

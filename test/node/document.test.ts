@@ -88,7 +88,7 @@ describe('Field Ops → Document', () => {
 			],
 		);
 		const error = result.error as Error & { description?: string };
-		expect(error.message).toMatch(/ \[item 2\]$/);
+		expect(error.message).toMatch(/ \[item 2 \(n8n: item 1\)\]$/);
 		expect(error.message).not.toMatch(/\[item [01]\]/);
 		expect(error.description).toMatch(
 			/Item 1 was uploaded before this failure; item 2 and the items after it were not sent\./,

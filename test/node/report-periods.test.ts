@@ -84,10 +84,10 @@ describe('report periods (pure)', () => {
 		const subtitle = new Function('$parameter', `return ${body}`) as (p: IDataObject) => string;
 		const report = { resource: 'report', operation: 'timeRegistrations', syncMode: 'window' };
 		expect(subtitle({ ...report, period: 'lastWeek', returnAll: false, limit: 50 })).toBe(
-			'Export time registrations · Last Week · first 50',
+			'Export hours and timesheets (time registrations) · Last Week · first 50',
 		);
 		expect(subtitle({ ...report, period: 'custom', returnAll: true })).toBe(
-			'Export time registrations · From–To · all',
+			'Export hours and timesheets (time registrations) · From–To · all',
 		);
 		expect(subtitle({ resource: 'report', operation: 'users', listMode: 'all', returnAll: true })).toBe(
 			'Export users · All Records · all',

@@ -8,12 +8,12 @@ import {
 	NodeHelpers,
 	type ICredentialDataDecryptedObject,
 	type INode,
-	type INodeListSearchResult,
 	type INodeParameters,
 	type INodeType,
 } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
+import { listSearch as editorList } from '../helpers/editor';
 import { call, useSandbox } from '../helpers/sandbox';
 import {
 	FIELD_OPS_NODE,
@@ -27,7 +27,6 @@ import {
 const core = require('n8n-core') as typeof import('n8n-core');
 
 const rl = (mode: string, value: string) => ({ __rl: true, mode, value });
-type ListSearch = (this: unknown, filter?: string) => Promise<INodeListSearchResult>;
 
 describe('Field Ops as a site manager meets it (issue #16)', () => {
 	const sb = useSandbox();
@@ -48,23 +47,8 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 	const fieldOps = () => harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1) as INodeType;
 
 	/** The editor's list of a resource locator, as n8n asks for it (a real load-options context). */
-	const listSearch = async (method: string, parameters: INodeParameters, filter?: string) => {
-		const json = fieldOpsWorkflow(parameters);
-		const internals = harness as unknown as {
-			workflow: (...args: unknown[]) => any;
-			additionalData: (...args: unknown[]) => any;
-		};
-		const workflow = internals.workflow(json, {}, false);
-		const node = workflow.getNode('Field Ops');
-		const hooks = new core.ExecutionLifecycleHooks('manual', 'list', { ...json, id: workflow.id } as never);
-		const additionalData = {
-			...internals.additionalData('list', hooks),
-			currentNodeParameters: node.parameters,
-		};
-		const context = new core.LoadOptionsContext(workflow, node, additionalData, 'parameters.x');
-		const search = (fieldOps().methods?.listSearch as Record<string, ListSearch>)[method];
-		return await search.call(context, filter);
-	};
+	const listSearch = async (method: string, parameters: INodeParameters, filter?: string) =>
+		await editorList(harness, method, parameters, filter);
 
 	/** The credential's Test as the editor runs it (n8n-core's real request helper). */
 	const testCredential = async (data: ICredentialDataDecryptedObject) => {
@@ -300,12 +284,13 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 			);
 
 			const error = result.nodeErrors['Field Ops'] as Error & { description?: string };
-			expect(error.message).toMatch(/External ID SM-DUP-1 is already used .* \[item 2\]$/);
+			expect(error.message).toMatch(/External ID SM-DUP-1 is already used .* \[item 2 \(n8n: item 1\)\]$/);
 			expect(error.message).not.toMatch(/externalId/);
-			// n8n's editor shows "[item <Item Index>]" unless the message names the item: the same number.
-			expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(2);
+			// The user's number in words; n8n's own index (from 0) for n8n, also named in the message so that n8n's
+			// editor adds no "[item <index>]" of its own.
+			expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 			expect(error.description).toContain(
-				'Give another value for External ID, or use Update to change the existing work order.',
+				'To change that work order instead, use Work Order → Update with Work Order set to Ext. ID "SM-DUP-1"',
 			);
 			expect(error.description).toMatch(
 				/Item 1 was saved before this failure \(work order SM-DUP-1, ID [\w-]+\); item 2 and the items after it were not sent\./,
@@ -325,7 +310,7 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 				true,
 			);
 			const failed = result.items['Field Ops'].find((item) => item.error);
-			expect(failed?.json.error).toMatch(/ \[item 2\]$/);
+			expect(failed?.json.error).toMatch(/ \[item 2 \(n8n: item 1\)\]$/);
 			expect((failed?.error as { description?: string }).description ?? '').not.toMatch(/saved/);
 		});
 

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { INodeProperties } from 'n8n-workflow';
@@ -6,6 +6,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
 import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { LOOKUP_PATHS } from '../../nodes/FieldOps/shared/lookups';
+import type { Field } from '../../nodes/FieldOps/shared/fields';
 import { fieldsOf, requestsOf, type Operation } from '../../nodes/FieldOps/shared/operation';
 import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
 import { N8nHarness } from '../harness';
@@ -81,6 +82,26 @@ describe('Field Ops node structure', () => {
 		}
 	});
 
+	it('writes where each field shows at the field: exactly the operations that use it', () => {
+		// Report and Document are reshaped by other work this round: their fields are still placed by describe.ts.
+		const computed = ['report', 'document'];
+		for (const resource of RESOURCES.filter((r) => !computed.includes(r.value))) {
+			const usage = new Map<Field, string[]>();
+			for (const operation of resource.operations)
+				for (const field of fieldsOf(operation))
+					usage.set(field, [...(usage.get(field) ?? []), operation.value]);
+			for (const [field, operations] of usage) {
+				const show = field.property.displayOptions?.show ?? {};
+				const where = `${resource.value}.${field.property.name}`;
+				expect({ where, resource: show.resource, operations: [...(show.operation ?? [])].sort() }).toEqual({
+					where,
+					resource: [resource.value],
+					operations: [...operations].sort(),
+				});
+			}
+		}
+	});
+
 	it('shows every field of an operation with that operation, and nowhere else', () => {
 		const properties = new FieldOps().description.properties;
 		const shownFor = (p: INodeProperties, resource: string) =>
@@ -106,6 +127,62 @@ describe('Field Ops node structure', () => {
 				});
 			}
 		}
+	});
+});
+
+/**
+ * How n8n's node creator matches a search (editor-ui nodeCreator.utils `searchNodes` → `sublimeSearch`): a node by its
+ * display name or a codex alias, an action by its action text, each when every letter of the search appears in it in
+ * order (case-insensitive; n8n then ranks the matches).
+ */
+const fuzzyMatches = (search: string, text: string) => {
+	let at = 0;
+	for (const char of text.toLowerCase()) if (char === search[at]?.toLowerCase()) at++;
+	return at === search.length;
+};
+
+describe('Field Ops in the node creator: the words people use', () => {
+	const codex = JSON.parse(
+		readFileSync(join(__dirname, '..', '..', 'nodes', 'FieldOps', 'FieldOps.node.json'), 'utf8'),
+	) as { alias: string[] };
+	const action = (key: string) => {
+		const [resource, operation] = key.split('.');
+		return (
+			RESOURCES.find((r) => r.value === resource)?.operations.find((o) => o.value === operation)?.action ?? ''
+		);
+	};
+	it.each([
+		['work orders', 'workOrder.getAll'],
+		['workorders', 'workOrder.getAll'],
+		['work order', 'workOrder.create'],
+		['timesheets', 'report.timeRegistrations'],
+		['timesheet', 'report.timeRegistrations'],
+		['time registrations', 'report.timeRegistrations'],
+		['hours', 'report.timeRegistrations'],
+		['hour', 'report.timeRegistrations'],
+		['excavator', 'machineState.create'],
+		['excavators', 'machineState.create'],
+		['attachments', 'document.upload'],
+		['attachment', 'document.upload'],
+		['documents', 'document.upload'],
+		['document', 'document.upload'],
+	])('"%s" finds the node by an alias and the action %s by its name', (word, key) => {
+		expect(codex.alias.some((alias) => fuzzyMatches(word, alias))).toBe(true);
+		expect({ word, action: action(key), matches: fuzzyMatches(word, action(key)) }).toEqual({
+			word,
+			action: action(key),
+			matches: true,
+		});
+	});
+
+	it('lists the common resources first: Work Order and Report before Lookup', () => {
+		const order = RESOURCES.map((r) => r.value);
+		expect(order.slice(0, 2)).toEqual(['workOrder', 'report']);
+		expect(order[order.length - 1]).toBe('lookup');
+		for (const resource of RESOURCES.filter((r) =>
+			['workOrder', 'project', 'machine', 'employee', 'user'].includes(r.value),
+		))
+			expect(resource.operations.slice(0, 2).map((o) => o.value)).toEqual(['create', 'update']);
 	});
 });
 

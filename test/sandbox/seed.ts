@@ -137,6 +137,9 @@ const MACHINE_MODELS = [
 
 const day = 86_400_000;
 
+/** Units of measurement on seeded work orders. */
+export const SEED_UNITS = ['m3', 'm', 'stk', 'tonn'];
+
 /** Seeds the shared master data: companies, clients, projects, work orders, machines and people. */
 export function seedMasterData(world: World): void {
 	const { rng } = world;
@@ -189,6 +192,9 @@ export function seedMasterData(world: World): void {
 					isTemplate: false,
 					workDescriptionShort: `${WORKS[(p + t) % WORKS.length]} ${place}`,
 					externalDim01: `PK${(t % 4) + 1}`,
+					// Units and chapters the API cannot list: work orders carry them (no rng draw, the rest is unchanged).
+					unitId: SEED_UNITS[(p + t) % SEED_UNITS.length],
+					chapterId: `${project.projectNumber}-K${(t % 2) + 1}`,
 					costPrice: 0,
 					price: 0,
 					safeJobAnalysisApprovalRequired: false,

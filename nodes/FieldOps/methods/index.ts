@@ -6,27 +6,11 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError } from '../shared/errors';
-import { expectList, locatorValue, ownCompanyId } from '../shared/lookups';
+import { nodeError } from '../shared/errors';
+import { ownCompanyId } from '../shared/projects';
 import { projectSummary, type ProjectSummary } from '../shared/summaries';
-import { sendJson, type ApiRequest } from '../shared/transport';
-
-const matches = (filter: string | undefined, ...values: unknown[]) =>
-	!filter || values.some((v) => typeof v === 'string' && v.toLowerCase().includes(filter.toLowerCase()));
-
-const label = (...parts: unknown[]) => parts.filter((p) => typeof p === 'string' && p !== '').join(' – ');
-
-async function list(
-	context: ILoadOptionsFunctions,
-	what: string,
-	request: ApiRequest,
-): Promise<IDataObject[]> {
-	try {
-		return expectList(await sendJson(context, { what, ...request }), what);
-	} catch (error) {
-		throw nodeError(context.getNode(), error);
-	}
-}
+import { label, matches, opening, page, readList } from './pages';
+import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';
 
 const byNumber = (a: ProjectSummary, b: ProjectSummary) =>
 	String(a.projectNumber ?? '').localeCompare(String(b.projectNumber ?? ''), undefined, { numeric: true });
@@ -36,44 +20,55 @@ const summaries = (projects: IDataObject[]) => projects.map(projectSummary).sort
 
 /**
  * Every project the client can reach (its company and subsidiaries, active or not), the same set with or without a
- * search: the lookup list without one, the service's own search when the user types.
+ * search: the lookup list without one, the service's own search when the user types; 100 per page.
  */
 export async function searchProjects(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const projects = filter
-		? await list(this, 'project', {
+		? await readList(this, 'project', {
 				method: 'GET',
 				path: '/api/projects/search',
 				qs: { searchString: filter, activeOnly: false },
 			})
-		: await list(this, 'project', { method: 'GET', path: '/api/projects', qs: { activeInactiveAll: 2 } });
+		: await readList(
+				this,
+				'project',
+				{ method: 'GET', path: '/api/projects', qs: { activeInactiveAll: 2 } },
+				opening(filter, paginationToken),
+			);
 	const results: INodeListSearchItems[] = summaries(projects)
 		.filter((p) => p.id !== undefined)
 		.map((p) => ({
 			name: label(p.projectNumber ?? p.id, p.name, p.active === false ? '(inactive)' : ''),
 			value: String(p.id),
 		}));
-	return { results };
+	return page(results, paginationToken);
 }
 
 /**
  * The companies the client can reach: its own (the company of its project list) first, then every other company
  * a reachable project belongs to. The API names no company, so each is shown by some of its projects.
  */
-export async function searchCompanies(this: ILoadOptionsFunctions): Promise<INodeListSearchResult> {
+export async function searchCompanies(
+	this: ILoadOptionsFunctions,
+	_filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	let own: string;
 	try {
 		own = await ownCompanyId(this);
 	} catch (error) {
 		throw nodeError(this.getNode(), error);
 	}
-	const projects = await list(this, 'project', {
-		method: 'GET',
-		path: '/api/projects',
-		qs: { activeInactiveAll: 2 },
-	});
+	const projects = await readList(
+		this,
+		'project',
+		{ method: 'GET', path: '/api/projects', qs: { activeInactiveAll: 2 } },
+		opening(undefined, paginationToken),
+	);
 	const numbers = new Map<string, string[]>([[own, []]]);
 	for (const project of summaries(projects)) {
 		if (project.companyId === undefined) continue;
@@ -83,86 +78,71 @@ export async function searchCompanies(this: ILoadOptionsFunctions): Promise<INod
 	}
 	const some = (projectNumbers: string[]) =>
 		`projects ${projectNumbers.slice(0, 3).join(', ')}${projectNumbers.length > 3 ? ', …' : ''}`;
-	return {
-		results: [...numbers].map(([companyId, projectNumbers]) => ({
-			name:
-				companyId !== own
-					? `Company of ${some(projectNumbers)}`
-					: projectNumbers.length > 0
-						? `Your own company (${some(projectNumbers)})`
-						: 'Your own company',
-			value: companyId,
-		})),
-	};
-}
-
-/** Work orders of the project chosen in the same node. */
-export async function searchWorkOrders(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const { mode, value } = locatorValue(this.getCurrentNodeParameter('project', { extractValue: false }));
-	if (!value)
-		throw nodeError(
-			this.getNode(),
-			new FieldOpsFailure(
-				'Choose the Project first',
-				'This list shows the work orders of the project chosen above.',
-			),
-		);
-	const workOrders = await list(this, 'work order', {
-		method: 'GET',
-		path:
-			mode === 'projectNumber'
-				? '/api/v4/integration/tasks/by-project-number/{project}'
-				: '/api/v4/integration/tasks/project/{project}',
-		params: { project: { label: 'Project', value } },
-	});
-	return {
-		results: workOrders
-			.filter((w) => matches(filter, w.name, w.externalId, w.workDescriptionShort))
-			.map((w) => ({ name: label(w.externalId, w.name), value: String(w.id) })),
-	};
+	const results = [...numbers].map(([companyId, projectNumbers]) => ({
+		name:
+			companyId !== own
+				? `Company of ${some(projectNumbers)}`
+				: projectNumbers.length > 0
+					? `Your own company (${some(projectNumbers)})`
+					: 'Your own company',
+		value: companyId,
+	}));
+	return page(results, paginationToken);
 }
 
 export async function searchMachines(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const machines = await list(this, 'machine', { method: 'GET', path: '/api/v4/integration/machines' });
-	return {
-		results: machines
-			.filter((m) => matches(filter, m.machineNumber, m.name, m.registrationNumber))
-			.map((m) => ({
-				name: label(m.machineNumber, m.name, m.isEquipment ? '(equipment)' : ''),
-				value: String(m.id),
-			})),
-	};
+	const machines = await readList(
+		this,
+		'machine',
+		{ method: 'GET', path: '/api/v4/integration/machines' },
+		opening(filter, paginationToken),
+	);
+	const results = machines
+		.filter((m) => matches(filter, m.machineNumber, m.name, m.registrationNumber))
+		.map((m) => ({
+			name: label(m.machineNumber, m.name, m.isEquipment ? '(equipment)' : ''),
+			value: String(m.id),
+		}));
+	return page(results, paginationToken);
 }
 
-/** Employees (v5); the value is the employee number, the identifier of every v5 path. */
+/**
+ * Employees (v5), by the service's own search when the user types; the value is the employee number, the
+ * identifier of every v5 path and a way the spec lets a project name its foreman and leader.
+ */
 export async function searchEmployees(
 	this: ILoadOptionsFunctions,
 	filter?: string,
+	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const employees = filter
-		? await list(this, 'employee', {
+		? await readList(this, 'employee', {
 				method: 'GET',
 				path: '/api/v5/integration/employees/search',
 				qs: { query: filter },
 			})
-		: await list(this, 'employee', { method: 'GET', path: '/api/v5/integration/employees' });
-	return {
-		results: employees.map((e) => ({
-			name: label(String(e.employeeNumber ?? ''), [e.firstName, e.lastName].filter(Boolean).join(' ')),
+		: await readList(
+				this,
+				'employee',
+				{ method: 'GET', path: '/api/v5/integration/employees' },
+				opening(filter, paginationToken),
+			);
+	const results = employees
+		.filter((e) => e.employeeNumber !== undefined && e.employeeNumber !== null)
+		.map((e) => ({
+			name: label(String(e.employeeNumber), [e.firstName, e.lastName].filter(Boolean).join(' ') || e.name),
 			value: String(e.employeeNumber),
-		})),
-	};
+		}));
+	return page(results, paginationToken);
 }
 
 /** The machine types configured for the company (GET /api/MachineType). */
 export async function getMachineTypes(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const types = await list(this, 'machine type', { method: 'GET', path: '/api/MachineType' });
+	const types = await readList(this, 'machine type', { method: 'GET', path: '/api/MachineType' }, true);
 	return types
 		.map((type) => ({
 			name: type.name ? `${String(type.name)} (${String(type.typeId)})` : String(type.typeId),
@@ -175,6 +155,9 @@ export const listSearch = {
 	searchProjects,
 	searchCompanies,
 	searchWorkOrders,
+	searchParentWorkOrders,
+	searchUnits,
+	searchChapters,
 	searchMachines,
 	searchEmployees,
 };

@@ -10,16 +10,20 @@ import { reportResource } from './report';
 import { userResource } from './user';
 import { workOrderResource } from './workOrder';
 
-/** Every resource of the Field Ops node, in the order of the Resource list. */
+/**
+ * Every resource of the Field Ops node, in the order of the Resource list and of the node creator's actions: what a
+ * site office uses most first (work orders and reports), the read-only lookups last. Each resource lists its own
+ * operations so too (create, update, get, list first).
+ */
 export const RESOURCES: Resource[] = [
-	certificateResource,
+	workOrderResource,
+	reportResource,
+	projectResource,
 	documentResource,
 	employeeResource,
-	lookupResource,
 	machineResource,
 	machineStateResource,
-	projectResource,
-	reportResource,
+	certificateResource,
 	userResource,
-	workOrderResource,
+	lookupResource,
 ];

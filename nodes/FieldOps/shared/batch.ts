@@ -8,7 +8,7 @@ import {
 
 import { nodeError } from './errors';
 import type { Field } from './fields';
-import { Item } from './items';
+import { Item, itemName } from './items';
 
 export type ItemOutcome =
 	| { ok: true; json: IDataObject }
@@ -95,10 +95,9 @@ export async function runBatched(
 	const failure = (itemIndex: number, outcome: Extract<ItemOutcome, { ok: false }>) =>
 		new NodeOperationError(
 			context.getNode(),
-			`${spec.what[0].toUpperCase()}${spec.what.slice(1)} of item ${itemIndex + 1} failed: ${outcome.message}`,
+			`${spec.what[0].toUpperCase()}${spec.what.slice(1)} of ${itemName(itemIndex, items.length)} failed: ${outcome.message}`,
 			{
-				// The user's number (from 1), as in the message: n8n's editor then adds no "[item <index>]" of its own.
-				itemIndex: itemIndex + 1,
+				itemIndex,
 				description: [
 					outcome.description,
 					succeeded > 0 ? `The other ${succeeded} item(s) were saved.` : undefined,

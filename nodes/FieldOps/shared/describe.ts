@@ -1,10 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { placed } from './display';
 import type { Field } from './fields';
-import { fieldsOf, type Operation, type Resource } from './operation';
+import { fieldsOf, isRequestOperation, type Operation, type Resource } from './operation';
 
-/** A field's parameter, shown for the given operations of the resource (and under its own conditions). */
-function shownFor(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
+/**
+ * A field's parameter as the node lists it. The fields write where they show at their definition (`shown(on(…))`,
+ * checked against their operations by test/node/structure.test.ts); a field that does not yet (Report and Document
+ * are reshaped by other work) is shown for the operations that use it.
+ */
+function asParameter(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
+	if (placed(property.displayOptions)) return property;
 	const own = property.displayOptions ?? {};
 	return {
 		...property,
@@ -42,6 +48,64 @@ function fieldOrder(operations: Operation[]): Map<Field, string[]> {
 	return ordered;
 }
 
+/** What an AI agent gives for a locator it fills (n8n holds the agent's value in the locator's By ID mode). */
+const AGENT_VALUES: Record<string, string> = {
+	project: 'its project number such as P1001, its exact name, or its ID',
+	machine: 'its machine number such as M100, or its ID',
+	workOrder: 'its ID, as a work order list answers it',
+	employee: 'the employee number',
+	user: 'the employee number',
+	projectId: 'the project’s ID, as Project → Get Many answers it',
+	machineId: 'the machine’s ID, as Machine → Get Many answers it',
+};
+
+/** Field Ops' answer in words, where the operation does not say it itself. */
+function returnsOf(resource: Resource, operation: Operation): string {
+	if (operation.returns) return operation.returns;
+	if (!isRequestOperation(operation)) return 'one item per record Field Ops answers';
+	const { method, list, read } = operation.request;
+	if (list) return `one item per ${resource.what}`;
+	if (method === 'GET' || read) return `the ${resource.what}`;
+	if (method === 'POST') return `the created ${resource.what}, with its ID`;
+	if (method === 'DELETE') return 'success: true (or the deleted record, where Field Ops answers it)';
+	return `the ${resource.what} as saved (or success: true, where Field Ops answers nothing)`;
+}
+
+/**
+ * The description an AI agent reads for this operation as a tool (the node used as a tool): what it does, what it
+ * needs, what it returns. Shown (and editable) only on the tool, one per operation.
+ */
+function toolDescription(resource: Resource, operation: Operation): INodeProperties {
+	const needs = fieldsOf(operation)
+		.map((field) => field.property)
+		// Fields shown only in some modes (a work order's project) are not asked of an agent.
+		.filter(
+			(p) =>
+				p.required &&
+				Object.keys(p.displayOptions?.show ?? {}).every((key) => /^(resource|operation)$/.test(key)),
+		)
+		.map((p) => {
+			const example =
+				p.type === 'string' && typeof p.placeholder === 'string' && !p.placeholder.includes('{{')
+					? p.placeholder
+					: undefined;
+			const how = AGENT_VALUES[p.name] ?? example;
+			return how ? `${p.displayName} (${how})` : p.displayName;
+		});
+	const what = operation.description.replace(/^[A-Z](?![A-Z])/, (first) => first.toLowerCase());
+	const text = `${operation.action} in Field Ops: ${what}. Needs: ${needs.join('; ') || 'nothing'}. Returns: ${returnsOf(resource, operation)}.`;
+	return {
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: text,
+		typeOptions: { rows: 3 },
+		description:
+			'What the AI agent reads to choose this tool: what it does, what it needs and what it returns',
+		displayOptions: { show: { '@tool': [true], resource: [resource.value], operation: [operation.value] } },
+	};
+}
+
 /** The node's parameters: Resource, each resource's operation list, and each field once with the operations using it. */
 export function describeResources(resources: Resource[], defaultResource: string): INodeProperties[] {
 	const properties: INodeProperties[] = [
@@ -70,13 +134,18 @@ export function describeResources(resources: Resource[], defaultResource: string
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options: [...resource.operations]
-				.sort((a, b) => a.name.localeCompare(b.name))
-				.map(({ name, value, action, description }) => ({ name, value, action, description })),
+			// In the resource's own order, the common operations first (the node creator lists actions so too).
+			options: resource.operations.map(({ name, value, action, description }) => ({
+				name,
+				value,
+				action,
+				description,
+			})),
 			default: defaultOperation,
 		});
+		for (const operation of resource.operations) properties.push(toolDescription(resource, operation));
 		for (const [field, operations] of fieldOrder(resource.operations))
-			properties.push(shownFor(field.property, resource.value, operations));
+			properties.push(asParameter(field.property, resource.value, operations));
 	}
 	return properties;
 }

@@ -168,6 +168,21 @@ export function apiFailure(statusCode: number, body: unknown, what?: string): Fi
 	return Object.assign(new FieldOpsFailure(message, description, statusCode), { details });
 }
 
+/** Whether Field Ops refused a record as a duplicate: 409, or an error code naming a duplicate (E2). */
+export function isDuplicate(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	return (
+		String(error.httpCode) === '409' || failureDetails(error).some((e) => /duplicate/i.test(e.code ?? ''))
+	);
+}
+
+/**
+ * The description of a duplicate refusal on a create: a workflow run again with the same number. `change` is how to
+ * reach the existing record with Update; `value` the number's label and value.
+ */
+export const runAgainHint = (what: string, label: string, value: unknown, change: string) =>
+	`A ${what} with ${label} "${String(value)}" already exists: this happens when a workflow runs again with the same ${label}. To change that ${what} instead, use ${change}. To create another ${what}, give a new ${label} (for example from the input, such as {{ $json.id }}).`;
+
 /** The validation details an API failure carried (for per-item results of batches). */
 export function failureDetails(error: unknown): ErrorDetail[] {
 	const response = (error as { errorResponse?: { errors?: ErrorDetail[] } })?.errorResponse;
@@ -175,8 +190,9 @@ export function failureDetails(error: unknown): ErrorDetail[] {
 }
 
 /**
- * Any error as the n8n error that leaves the node: n8n's own node errors as they are, our failures with their
- * words, anything else by its message alone.
+ * Any error as the n8n error that leaves the node: n8n's own node errors as they are; a failure Field Ops answered
+ * (it has a status) as NodeApiError with the details read from that answer; our own refusals of the input, and
+ * failures with no answer at all, as NodeOperationError; anything else by its message alone.
  */
 export function nodeError(
 	node: INode,
@@ -184,6 +200,8 @@ export function nodeError(
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
 	if (error instanceof FieldOpsFailure) {
+		if (error.httpCode === undefined)
+			return new NodeOperationError(node, error.message, { description: error.description, itemIndex });
 		const details = (error as { details?: ErrorDetail[] }).details;
 		const response = {
 			message: error.message,
@@ -192,7 +210,7 @@ export function nodeError(
 		return new NodeApiError(node, response, {
 			message: error.message,
 			description: error.description,
-			httpCode: error.httpCode === undefined ? undefined : String(error.httpCode),
+			httpCode: String(error.httpCode),
 			itemIndex,
 		});
 	}

@@ -1,8 +1,17 @@
-import type { INodeProperties, NodePropertyTypes } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, NodePropertyTypes } from 'n8n-workflow';
 
-import { isoDateTime } from './dates';
+import { shown } from './display';
+
 import { FieldOpsFailure } from './errors';
 import type { Item } from './items';
+import {
+	dateValue,
+	numberValue,
+	requiredDate,
+	requiredText,
+	timeOfDayValue,
+	wholeNumberValue,
+} from './values';
 
 /** Where a field's value goes in the request. */
 export type Destination = 'body' | 'query' | 'path';
@@ -21,42 +30,12 @@ export interface Field {
 	children?: Field[];
 }
 
-const isBlank = (raw: unknown) => raw === undefined || raw === null || raw === '';
-
 const EMPTY_DEFAULTS: Partial<Record<NodePropertyTypes, INodeProperties['default']>> = {
 	boolean: false,
 	number: 0,
 	dateTime: '',
 	string: '',
 	options: '',
-};
-
-/** A date-time: refused unless a real date in ISO 8601; left out when empty. */
-export const dateValue = (label: string) => (raw: unknown) =>
-	isBlank(raw) ? undefined : isoDateTime(label, raw);
-
-/** A number: refused unless finite; left out when empty. */
-export const numberValue = (label: string) => (raw: unknown) => {
-	if (isBlank(raw)) return undefined;
-	const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isFinite(value)) {
-		const comma = /^\s*-?\d+,\d+\s*$/.test(String(raw)) ? String(raw).trim().replace(',', '.') : undefined;
-		throw new FieldOpsFailure(
-			`${label} is not a number: "${String(raw)}"`,
-			comma
-				? `Write ${label} with a decimal point: ${comma}.`
-				: `Write ${label} in digits, with a decimal point if needed, e.g. 12.5.`,
-		);
-	}
-	return value;
-};
-
-/** Required text: trimmed, and refused when empty (an expression may give an empty value). */
-export const requiredText = (label: string, example?: string) => (raw: unknown) => {
-	const text = isBlank(raw) ? '' : String(raw).trim();
-	if (text === '')
-		throw new FieldOpsFailure(`${label} is empty`, `Enter the ${label}${example ? `, ${example}` : ''}.`);
-	return text;
 };
 
 /** A field sent under its own name (body by default): dates and numbers are checked before sending. */
@@ -76,6 +55,39 @@ export function bodyField(
 	};
 }
 
+/** A whole-number field, checked before sending (12.5 refused), with an accepted example in its placeholder. */
+export function wholeNumberField(
+	displayName: string,
+	name: string,
+	description: string,
+	example: string,
+	extra: Partial<INodeProperties> = {},
+	to: Destination = 'body',
+): Field {
+	const field = bodyField(displayName, name, 'number', description, { placeholder: example, ...extra }, to);
+	return { ...field, value: wholeNumberValue(displayName, example) };
+}
+
+/** A time-of-day field (`HH:mm`), checked before sending whatever an expression gives; the editor checks it too. */
+export function timeOfDayField(
+	displayName: string,
+	name: string,
+	description: string,
+	example: string,
+	extra: Partial<INodeProperties> = {},
+): Field {
+	const editorCheck = pattern(
+		'^([01]?\\d|2[0-3]):[0-5]\\d$',
+		`Use the 24-hour format HH:mm, e.g. ${example}`,
+	);
+	const field = bodyField(displayName, name, 'string', description, {
+		placeholder: example,
+		...editorCheck,
+		...extra,
+	});
+	return { ...field, value: timeOfDayValue(displayName, example) };
+}
+
 /** A required field (n8n marks it; an expression that yields nothing is refused before sending). */
 export function requiredField(
 	displayName: string,
@@ -92,15 +104,6 @@ export function requiredField(
 		value: type === 'dateTime' ? requiredDate(displayName) : requiredText(displayName, example),
 	};
 }
-
-const requiredDate = (label: string) => (raw: unknown) => {
-	if (isBlank(raw))
-		throw new FieldOpsFailure(
-			`${label} is empty`,
-			`Pick ${label} in the date picker, or write it year-month-day, e.g. 2026-11-23.`,
-		);
-	return isoDateTime(label, raw);
-};
 
 /** "Additional Fields" / "Update Fields": optional fields the user adds one by one. */
 export function fieldsCollection(kind: 'additional' | 'update', children: Field[]): Field {
@@ -167,6 +170,12 @@ export const limit: Field = {
 		description: 'Max number of results to return',
 	},
 };
+
+/** Return All and Limit as a resource's list operations show them. */
+export const listFields = (display: IDisplayOptions): Field[] => [
+	shown(display, returnAll),
+	shown(display, limit),
+];
 
 /** How many records to return: all, or the Limit (a whole number of at least 1). */
 export function readLimit(item: Item): number {

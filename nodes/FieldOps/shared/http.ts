@@ -78,6 +78,8 @@ export async function exchange(
 	token: string,
 ) {
 	const http = httpOf(context);
+	// n8n's helper drops an empty list: it goes as JSON text (Set Tags with no tags replaces them all with `[]`).
+	const emptyList = Array.isArray(request.body) && request.body.length === 0;
 	let url = first;
 	for (let hop = 0; ; hop++) {
 		const own = settings.isOwn(url);
@@ -87,9 +89,13 @@ export async function exchange(
 			qs: url === first ? request.qs : undefined,
 			// A list goes as repeated keys (`Sources=feed&Sources=alert`), the encoding every reader accepts.
 			...(Object.values(request.qs ?? {}).some(Array.isArray) ? { arrayFormat: 'repeat' as const } : {}),
-			body: request.body as IDataObject,
+			body: emptyList ? '[]' : (request.body as IDataObject),
 			json: request.body !== undefined && !isBlob(request.body),
-			headers: { Accept: 'application/json', ...(own ? { Authorization: `Bearer ${token}` } : {}) },
+			headers: {
+				Accept: 'application/json',
+				...(emptyList ? { 'Content-Type': 'application/json' } : {}),
+				...(own ? { Authorization: `Bearer ${token}` } : {}),
+			},
 			encoding: request.expect === 'stream' ? 'stream' : 'text',
 			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		});

@@ -70,6 +70,13 @@ export interface ItemLoopOptions {
 /** The user's number of an item: n8n counts from 0, people (and our messages) from 1. */
 export const itemNumber = (index: number) => index + 1;
 
+/**
+ * An item as a message names it: by the user's number; among several items also by n8n's index, because n8n's
+ * editor appends "[item <index>]" to a message that does not contain "item <index>".
+ */
+export const itemName = (index: number, count: number) =>
+	count > 1 ? `item ${itemNumber(index)} (n8n: item ${index})` : `item ${itemNumber(index)}`;
+
 const IDENTIFYING = [
 	'externalId',
 	'machineNumber',
@@ -136,12 +143,13 @@ function describeFailure(
 		.map((detail) => detail.field)
 		.filter((field): field is string => typeof field === 'string' && field !== '');
 	const labels = options.labels ?? {};
-	let message = withLabels(failure.message, fields, labels).replace(/\s*\[item \d+\]/g, '');
+	let message = withLabels(failure.message, fields, labels).replace(/\s*\[item \d+[^\]]*\]/g, '');
 	let description = withLabels(failure.description ?? '', fields, labels);
-	// n8n's editor appends "[item <index>]" (from 0) unless the message names the item: we name it from 1, in
-	// n8n's own form, and give n8n the same number for its "Item Index".
-	if (context.getInputData().length > 1) message = `${message} [item ${itemNumber(index)}]`;
-	failure.context.itemIndex = itemNumber(index);
+	// The item is named by the user's number (from 1); n8n keeps its own index (from 0). n8n's editor appends
+	// "[item <index>]" to a message that does not contain "item <index>": the message says both, n8n's marked.
+	const count = context.getInputData().length;
+	if (count > 1) message = `${message} [${itemName(index, count)}]`;
+	failure.context.itemIndex = index;
 	if (options.writes && done.length > 0)
 		description = [description, partialSaveNote(options.writes, done, index)].filter(Boolean).join('\n\n');
 	failure.message = message;

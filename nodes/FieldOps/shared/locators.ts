@@ -3,20 +3,29 @@ import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 import { FieldOpsFailure } from './errors';
 import type { Destination, Field } from './fields';
 import type { Item } from './items';
-import { locatorValue, resolveCompany, resolveMachine, resolveProject, resolveWorkOrder } from './lookups';
+import { locatorValue, resolveMachine } from './lookups';
+import { resolveCompany, resolveProject, resolveWorkOrder } from './projects';
 
-interface LocatorOptions {
+export interface LocatorOptions {
 	/** Where the resolved ID goes: a path placeholder named like the field (default), a body/query property, or
 	 * nowhere (`none`: only other fields use it, e.g. the project of a work order given by external ID). */
 	to?: Destination | 'none';
 	as?: string;
 	/** Extra property settings (description, displayOptions, required). */
 	extra?: Partial<INodeProperties>;
+	/** How the value becomes the ID the route takes, where it is not the locator's usual way. */
+	resolve?: Resolve;
+	/** An optional field (Additional/Update Fields): left out when empty, never required. */
+	optional?: boolean;
 }
 
-type Resolve = (item: Item, raw: unknown) => Promise<string>;
+export type Resolve = (item: Item, raw: unknown) => Promise<string>;
 
-const listMode = (searchListMethod: string, placeholder?: string, searchable = true): INodePropertyMode => ({
+export const listMode = (
+	searchListMethod: string,
+	placeholder?: string,
+	searchable = true,
+): INodePropertyMode => ({
 	displayName: 'From List',
 	name: 'list',
 	type: 'list' as const,
@@ -31,7 +40,7 @@ const LOOKS_LIKE_ID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{
  * A mode where the user types a value. n8n keeps the value when the mode changes (it cannot be cleared from
  * here): a number mode refuses, at once in the editor, an ID left over from the list or By ID.
  */
-const textMode = (
+export const textMode = (
 	displayName: string,
 	name: string,
 	placeholder: string,
@@ -57,17 +66,18 @@ const textMode = (
 		: {}),
 });
 
-function locator(
+export function locator(
 	property: INodeProperties,
-	resolve: Resolve | undefined,
-	{ to = 'path', as, extra = {} }: LocatorOptions,
+	usual: Resolve | undefined,
+	{ to = 'path', as, extra = {}, resolve = usual, optional = false }: LocatorOptions,
 ): Field {
 	const label = property.displayName;
 	return {
-		property: { required: true, ...property, ...extra },
+		property: { required: !optional, ...property, ...extra },
 		to: to === 'none' ? undefined : to,
 		as,
 		value: async (raw, item) => {
+			if (optional && locatorValue(raw).value === '') return undefined;
 			const id = resolve ? await resolve(item, raw) : locatorValue(raw).value;
 			if (id === '')
 				throw new FieldOpsFailure(

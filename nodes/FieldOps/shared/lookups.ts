@@ -2,8 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError, settle } from './errors';
 import type { Item } from './items';
-import { readSettings } from './settings';
-import { ownAmong, projectBySearch } from './summaries';
+import { projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from './transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
@@ -11,6 +10,7 @@ export const LOOKUP_PATHS = {
 	projects: '/api/v4/integration/projects',
 	projectById: '/api/v4/integration/projects/{projectId}',
 	projectByNumber: '/api/v4/integration/projects/by-project-number/{projectNumber}',
+	machineById: '/api/v4/integration/machines/{machineId}',
 	machineByNumber: '/api/v4/integration/machines/by-machine-number/{machineNumber}',
 	workOrdersOfProject: '/api/v4/integration/tasks/project/{projectId}',
 	userByProfileId: '/api/v4/integration/users/by-profile-id/{profileId}',
@@ -34,6 +34,16 @@ export function locatorValue(raw: unknown): LocatorValue {
 	return { mode: 'id', value: raw === undefined || raw === null ? '' : String(raw).trim() };
 }
 
+/** Whether an AI agent fills the node's parameter (`$fromAI`): n8n then holds its value in the By ID mode. */
+export function modelSupplied(item: Item, name: string): boolean {
+	const raw = item.context.getNode().parameters[name];
+	const text = raw && typeof raw === 'object' ? (raw as { value?: unknown }).value : raw;
+	return typeof text === 'string' && text.includes('$fromAI(');
+}
+
+/** Whether a failure is Field Ops' 404 (the transport's errors carry the status as text). */
+export const isNotFound = (error: unknown) => String((error as { httpCode?: unknown }).httpCode) === '404';
+
 /** The answer as an object, or a failure saying the answer was not the record expected. */
 export function expectRecord(body: unknown, what: string): IDataObject {
 	if (body && typeof body === 'object' && !Array.isArray(body)) return body as IDataObject;
@@ -52,7 +62,7 @@ export function expectList(body: unknown, what: string): IDataObject[] {
 	);
 }
 
-function idOf(record: IDataObject, key: string, what: string, value: string): string {
+export function idOf(record: IDataObject, key: string, what: string, value: string): string {
 	const id = record[key];
 	if ((typeof id === 'string' && id !== '') || typeof id === 'number') return String(id);
 	throw new FieldOpsFailure(
@@ -61,7 +71,7 @@ function idOf(record: IDataObject, key: string, what: string, value: string): st
 	);
 }
 
-async function recordAt(
+export async function recordAt(
 	context: FieldOpsContext,
 	path: string,
 	param: string,
@@ -81,7 +91,7 @@ async function recordAt(
 }
 
 /** A project by number: the by-number route, else (404) the one project the lookup search finds (C5). */
-async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
+export async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
 	const path = LOOKUP_PATHS.projectByNumber;
 	const answer = await settle(
 		async () =>
@@ -89,8 +99,9 @@ async function projectAtNumber(context: FieldOpsContext, projectNumber: string, 
 	);
 	if ('value' in answer) return answer.value;
 	// The transport's errors (n8n's NodeApiError) carry the status as text.
-	const notFound = String((answer.error as { httpCode?: unknown }).httpCode) === '404';
-	const found = notFound ? await projectBySearch(context, projectNumber, itemIndex) : undefined;
+	const found = isNotFound(answer.error)
+		? await projectBySearch(context, projectNumber, itemIndex)
+		: undefined;
 	if (found) return found;
 	throw nodeError(context.getNode(), answer.error, itemIndex);
 }
@@ -99,78 +110,28 @@ export async function projectIdByNumber(context: FieldOpsContext, projectNumber:
 	return idOf(await projectAtNumber(context, projectNumber, itemIndex), 'id', 'project', projectNumber);
 }
 
-/** The project record a project locator stands for: one request per project and node run, whatever the items. */
-async function projectRecord(item: Item, raw: unknown): Promise<IDataObject> {
-	const { mode, value } = locatorValue(raw);
-	const byNumber = mode === 'projectNumber';
-	return await item.shared(`project:${byNumber ? 'number' : 'id'}:${value}`, async () =>
-		byNumber
-			? await projectAtNumber(item.context, value, item.index)
-			: await recordAt(
-					item.context,
-					LOOKUP_PATHS.projectById,
-					'projectId',
-					'Project',
-					value,
-					'project',
-					item.index,
-				),
-	);
-}
-
-/** The project ID a project locator stands for (a project number costs one lookup). */
-export async function resolveProject(item: Item, raw: unknown): Promise<string> {
-	const { mode, value } = locatorValue(raw);
-	if (mode !== 'projectNumber' || value === '') return value;
-	return idOf(await projectRecord(item, raw), 'id', 'project', value);
-}
-
-/** The company of the project a project locator stands for (a work order belongs to its project's company). */
-export async function projectCompanyId(item: Item, raw: unknown): Promise<string> {
-	const { value } = locatorValue(raw);
-	if (value === '') return '';
-	return idOf(await projectRecord(item, raw), 'companyId', 'project', value);
-}
-
-const OWN_COMPANY_TTL_MS = 10 * 60_000;
-const ownCompanies = new Map<string, { companyId: Promise<string>; until: number }>();
-
-/**
- * The company of the credential's API client. The API names no company endpoint and the token says nothing of
- * it; the project list is "of the company" (spec: Projects), and every project carries its `companyId`.
- */
-export async function ownCompanyId(context: FieldOpsContext, itemIndex?: number): Promise<string> {
-	const settings = await readSettings(context);
-	const key = `${settings.urls.core}\n${settings.client.clientId}`;
-	const cached = ownCompanies.get(key);
-	if (cached && Date.now() < cached.until) return await cached.companyId;
-	const companyId = (async () => {
-		const projects = expectList(
-			await sendJson(context, { method: 'GET', path: LOOKUP_PATHS.projects, what: 'project', itemIndex }),
-			'project',
-		);
-		const found = await ownAmong(context, projects, itemIndex);
-		if (found) return found;
-		throw new FieldOpsFailure(
-			`Could not tell which company is yours: Field Ops shows it only on projects, and ${projects.length > 0 ? 'they belong to several companies' : 'your company has none yet'}`,
-			'Pick the company from the list, or set Company → By ID to your company’s ID (on the integration page of the Field Ops web administration).',
-		);
-	})();
-	ownCompanies.set(key, { companyId, until: Date.now() + OWN_COMPANY_TTL_MS });
-	companyId.catch(() => ownCompanies.delete(key));
-	return await companyId;
-}
-
-/** The company a company locator stands for: the one chosen, or (empty) the credential's own. */
-export async function resolveCompany(item: Item, raw: unknown): Promise<string> {
-	const { value } = locatorValue(raw);
-	return value !== '' ? value : await ownCompanyId(item.context, item.index);
-}
-
 export async function resolveMachine(item: Item, raw: unknown): Promise<string> {
 	const { mode, value } = locatorValue(raw);
-	if (mode !== 'machineNumber' || value === '') return value;
-	return await item.once(`machine:${value}`, async () => {
+	const byModel = mode === 'id' && modelSupplied(item, 'machine');
+	if ((mode !== 'machineNumber' && !byModel) || value === '') return value;
+	return await item.once(`machine:${mode}:${value}`, async () => {
+		// An agent's value (n8n holds it as By ID) is an ID when Field Ops knows it as one, else a machine number.
+		if (byModel) {
+			const byId = await settle(
+				async () =>
+					await recordAt(
+						item.context,
+						LOOKUP_PATHS.machineById,
+						'machineId',
+						'Machine',
+						value,
+						'machine',
+						item.index,
+					),
+			);
+			if ('value' in byId) return value;
+			if (!isNotFound(byId.error)) throw byId.error;
+		}
 		const machine = await recordAt(
 			item.context,
 			LOOKUP_PATHS.machineByNumber,
@@ -182,30 +143,6 @@ export async function resolveMachine(item: Item, raw: unknown): Promise<string> 
 		);
 		return idOf(machine, 'id', 'machine', value);
 	});
-}
-
-/** A work order by ID, or by external ID within the item's chosen project. */
-export async function resolveWorkOrder(item: Item, raw: unknown): Promise<string> {
-	const { mode, value } = locatorValue(raw);
-	if (mode !== 'externalId' || value === '') return value;
-	const projectId = await resolveProject(item, item.param('project'));
-	const workOrders = expectList(
-		await sendJson(item.context, {
-			method: 'GET',
-			path: LOOKUP_PATHS.workOrdersOfProject,
-			params: { projectId: { label: 'Project', value: projectId } },
-			what: 'project',
-			itemIndex: item.index,
-		}),
-		'work order',
-	);
-	const match = workOrders.find((workOrder) => workOrder?.externalId === value);
-	if (!match)
-		throw new FieldOpsFailure(
-			`No work order with external ID "${value}" in this project`,
-			'External IDs are unique within a project: check the project and the external ID.',
-		);
-	return idOf(match, 'id', 'work order', value);
 }
 
 /** A v4 user, by company profile ID or by employee number (one request). */

@@ -6,7 +6,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { labelsOf, limit, readLimit, returnAll, type Field } from './fields';
+import { FieldOpsFailure, isDuplicate, settle } from './errors';
+import { labelsOf, readLimit, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
 import { expectsList, sendJson, type Api, type PathParam } from './transport';
 
@@ -19,6 +20,8 @@ export interface OperationInfo {
 	description: string;
 	/** The operation's own parameters, in the order shown; the node shows them only for this operation. */
 	fields: Field[];
+	/** What it answers, for AI agents, where the request does not say (default: from its method, see describe.ts). */
+	returns?: string;
 }
 
 /** A request the operation sends (method, API and path below its root, `{name}` placeholders). */
@@ -42,10 +45,17 @@ export interface RequestSpec extends RequestShape {
 	prepare?: (request: PreparedRequest, item: Item) => Promise<void> | void;
 	/** Output records from the answer; default: a list gives one record per element (see {@link asRecords}). */
 	output?: (body: unknown, item: Item) => IDataObject[] | Promise<IDataObject[]>;
-	/** A list answered whole: adds Return All / Limit. */
+	/** A list answered whole: its fields include Return All / Limit (`listFields`).  */
 	list?: boolean;
 	/** A read sent as POST (it changes nothing, so a failure has nothing saved before it to report). */
 	read?: boolean;
+	/**
+	 * A change named in a collection (Update Fields): refused before anything is sent, a lookup included, when the
+	 * collection is empty or its fields give nothing to send.
+	 */
+	changes?: { collection: string; label: string; example: string };
+	/** What to do when Field Ops refuses the record as a duplicate (a workflow run again): Update, or a new value. */
+	onDuplicate?: (body: IDataObject) => string;
 }
 
 /** An operation that is one request per input item, built from its fields. */
@@ -82,12 +92,8 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 export const isRequestOperation = (operation: Operation): operation is RequestOperation =>
 	'request' in operation;
 
-/** Every field of an operation, including the Return All / Limit of lists. */
-export function fieldsOf(operation: Operation): Field[] {
-	return isRequestOperation(operation) && operation.request.list
-		? [...operation.fields, returnAll, limit]
-		: operation.fields;
-}
+/** Every field of an operation (a list's Return All and Limit among them), in the order shown. */
+export const fieldsOf = (operation: Operation): Field[] => operation.fields;
 
 /** The requests an operation declares. */
 export const requestsOf = (operation: Operation): RequestShape[] =>
@@ -127,10 +133,22 @@ export async function fromFields(
 	return request;
 }
 
+/** "Nothing to update": what to add, and that nothing was sent. */
+function nothingToUpdate({ label, example }: { label: string; example: string }) {
+	return new FieldOpsFailure(
+		'Nothing to update',
+		`Add a field under ${label} (for example ${example}) and give it a value. Nothing was sent.`,
+	);
+}
+
 /** The request of one item: every field placed where it goes, then the operation's own changes. */
 export async function prepareRequest(operation: RequestOperation, item: Item): Promise<PreparedRequest> {
+	const { changes } = operation.request;
+	const named = changes && item.param<IDataObject>(changes.collection);
+	if (changes && (!named || Object.keys(named).length === 0)) throw nothingToUpdate(changes);
 	const request: PreparedRequest = await fromFields(operation.fields, item);
 	await operation.request.prepare?.(request, item);
+	if (changes && Object.keys(request.body as IDataObject).length === 0) throw nothingToUpdate(changes);
 	return request;
 }
 
@@ -154,17 +172,29 @@ function runRequests(operation: RequestOperation, resource: Resource, context: I
 		async (item) => {
 			const max = request.list ? readLimit(item) : Infinity;
 			const prepared = await prepareRequest(operation, item);
-			const body = await sendJson(context, {
-				api: request.api,
-				method: request.method,
-				path: request.path,
-				params: prepared.params,
-				qs: prepared.qs,
-				body: WITH_BODY.has(request.method) ? prepared.body : undefined,
-				what: request.what ?? resource.what,
-				itemIndex: item.index,
-				check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
-			});
+			const sent = await settle(
+				async () =>
+					await sendJson(context, {
+						api: request.api,
+						method: request.method,
+						path: request.path,
+						params: prepared.params,
+						qs: prepared.qs,
+						body: WITH_BODY.has(request.method) ? prepared.body : undefined,
+						what: request.what ?? resource.what,
+						itemIndex: item.index,
+						check: request.list ? expectsList(`${resource.name} → ${operation.name}`) : undefined,
+					}),
+			);
+			if ('error' in sent) {
+				// A re-run with the same number: say how to change that record instead, or which value makes a new one.
+				if (request.onDuplicate && isDuplicate(sent.error))
+					(sent.error as { description?: string | null }).description = request.onDuplicate(
+						prepared.body as IDataObject,
+					);
+				throw sent.error;
+			}
+			const body = sent.value;
 			const records = request.output ? await request.output(body, item) : asRecords(body);
 			return asItems(records.slice(0, max));
 		},

@@ -179,6 +179,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		name: 'Time Registrations',
 		path: '/v1/time-registrations',
 		record: 'time registration',
+		action: 'Export hours and timesheets (time registrations)',
 		filters: STANDARD,
 		dateWindow: true,
 		tombstones: false,

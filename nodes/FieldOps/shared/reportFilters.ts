@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from './locators';
+import { companyFilter } from './pickers';
 import { locatorValue, projectIdByNumber } from './lookups';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
 import type { FieldOpsContext } from './transport';
@@ -44,14 +45,7 @@ export function reportFiltersProperty(
 				displayOptions: withFilter('ApprovedPayroll'),
 				description: 'Whether to return only absences approved for payroll (true) or not (false)',
 			},
-			{
-				displayName: 'Company ID',
-				name: 'companyId',
-				type: 'string',
-				default: '',
-				displayOptions: withFilter('CompanyId'),
-				description: 'Only records owned by this company (your own or a subsidiary)',
-			},
+			{ ...companyFilter, displayOptions: withFilter('CompanyId') },
 			{
 				displayName: 'Exclude Subsidiaries',
 				name: 'excludeDataFromSubsidiaries',
@@ -148,8 +142,10 @@ export async function reportFilterQuery(
 				: project.value;
 	}
 	for (const [apiName, field] of SIMPLE_FILTERS) {
-		if (feed.filters.includes(apiName) && filters[field] !== undefined && filters[field] !== '')
-			query[apiName] = filters[field];
+		// A list field (Company) gives its chosen value; a saved plain ID stays that ID.
+		const raw = filters[field];
+		const value = raw !== null && typeof raw === 'object' ? locatorValue(raw).value : raw;
+		if (feed.filters.includes(apiName) && value !== undefined && value !== '') query[apiName] = value;
 	}
 	const sources = filters.sources as string[] | undefined;
 	// The spec does not show how a `string[]` is encoded: repeated keys, never a comma-joined text.

@@ -24,6 +24,8 @@ export interface ReportFeed {
 	path: string;
 	/** What one record is, for descriptions ("time registration"). */
 	record: string;
+	/** The action's words where a clerk searches for others than the feed's name (the node creator matches them). */
+	action?: string;
 	filters: ReportFilter[];
 	/**
 	 * The spec lists FromDateTime/ToDateTime for it. Metadata lists have none; checklists and incidents take
@@ -46,7 +48,7 @@ export interface ReportFeed {
 	drop: string[];
 	/**
 	 * Records carry the day they belong to (the site's work day, the Date column): a period keeps the records of
-	 * its days, whatever zone the report is in (docs/assumptions.md R19).
+	 * its days, whatever zone the report is in (docs/assumptions.md N8).
 	 */
 	workDay?: boolean;
 	/**

@@ -4,7 +4,7 @@ import { ApiError, badRequest, forbidden, notFound, queryDate, queryInt, type Ca
 import type { Router } from '../router';
 import type { Person, World } from '../state';
 import { inListScope } from '../core/projects';
-import { created, deleted, shownTimes, written } from '../core/schema';
+import { created, deleted, isoDate, shownTimes, written } from '../core/schema';
 import { deletionBlockers, employmentGroups } from './employees';
 
 /**
@@ -26,6 +26,22 @@ export function parseV4Date(value: string): string | undefined {
 const v4Date = z
 	.string()
 	.refine((v) => parseV4Date(v) !== undefined, 'must be a date as dd.MM.yyyy or yyyy-MM-dd');
+
+/**
+ * [N10] `cardExpirationDate` is "(string)" with no format, unlike the v4 dates: an ISO 8601 date or date-time as the
+ * spec's datetimes (time kept; no zone = UTC), or a v4 date.
+ */
+function parseCardDate(value: string): string | undefined {
+	if (parseV4Date(value)) return parseV4Date(value);
+	if (!isoDate.safeParse(value).success) return undefined;
+	return new Date(/(?:[zZ]|[+-]\d\d:?\d\d)$/.test(value) ? value : `${value}Z`).toISOString();
+}
+const cardDate = z
+	.string()
+	.refine((v) => parseCardDate(v) !== undefined, 'must be an ISO 8601 date-time, or a date as yyyy-MM-dd');
+/** A card date as answered: a day as the other v4 dates [U1], a time of day kept. */
+const cardDateOf = (world: World, iso: string | null | undefined) =>
+	iso && !iso.endsWith('T00:00:00.000Z') ? iso : dayOf(world)(iso);
 const text = (max = 500) => z.string().max(max);
 
 const optional = {
@@ -40,7 +56,7 @@ const optional = {
 	closestRelative: text(500).nullable(),
 	personalInfo: text(5000).nullable(),
 	cardId: text(100).nullable(),
-	cardExpirationDate: v4Date.nullable(),
+	cardExpirationDate: cardDate.nullable(),
 	payroll: z.boolean(),
 	isDisabled: z.boolean(),
 	defaultResourceNumber: text(100).nullable(),
@@ -120,7 +136,7 @@ function fullUserView(world: World, person: Person) {
 		closestRelative: person.closestRelative ?? null,
 		personalInfo: person.personalInfo ?? null,
 		cardId: person.cardId ?? null,
-		cardExpirationDate: day(person.cardExpirationDate as string | undefined),
+		cardExpirationDate: cardDateOf(world, person.cardExpirationDate as string | undefined),
 		defaultResourceNumber: person.defaultResourceNumber ?? null,
 		worktimeArrangementName: person.worktimeArrangementName ?? null,
 		organizationNumber: person.organizationNumber ?? null,
@@ -150,7 +166,7 @@ function apply(world: World, person: Person, body: UserBody, patching = false): 
 	if (mobileWork !== undefined) person.phone = mobileWork;
 	if (birthDate !== undefined) person.birthDate = parseV4Date(birthDate) as string;
 	if (cardExpirationDate !== undefined)
-		person.cardExpirationDate = cardExpirationDate === null ? null : parseV4Date(cardExpirationDate);
+		person.cardExpirationDate = cardExpirationDate === null ? null : parseCardDate(cardExpirationDate);
 	if (isDisabled !== undefined) person.disabled = isDisabled;
 	// [U3] A PATCH's tags replace the list, or are merged into it by key.
 	if (tags !== undefined && patching && world.variant.v4TagsPatch === 'mergeByKey') {

@@ -8,39 +8,55 @@ import type { Item } from '../../shared/items';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { refusedEntries, withoutEntry, type EntryDetail } from '../../shared/refusals';
 import { sendJson } from '../../shared/transport';
+import { on, shown } from '../../shared/display';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
 
+/** Where the certificate's fields show: its one operation. */
+const ON = on('certificate', 'upsert');
+
 const CERTIFICATE_FIELDS = [
-	requiredField(
-		'Employee Number',
-		'employeeNumber',
-		'string',
-		'Employee number of the certificate holder; must match an existing employee',
-		{
-			placeholder: 'e.g. {{ $json.employeeNumber }}',
-		},
-	),
-	requiredField('Certificate Type', 'certificateType', 'string', 'Name of the course or licence', {
-		placeholder: 'e.g. Fallsikring',
-		hint: 'Exact text: the same type for the same employee updates that certificate, a different spelling creates a new one',
-	}),
-	requiredField(
-		'Issued',
-		'issuedDateTime',
-		'dateTime',
-		'When the certificate was issued; must be before Valid Until',
-	),
-	requiredField('Valid Until', 'validUntilDateTime', 'dateTime', 'When the certificate expires'),
-	fieldsCollection('additional', [
-		bodyField(
-			'Certificate Number',
-			'certificateNumber',
+	shown(
+		ON,
+		requiredField(
+			'Employee Number',
+			'employeeNumber',
 			'string',
-			'Number printed on the certificate or card',
+			'Employee number of the certificate holder; must match an existing employee',
+			{
+				placeholder: 'e.g. {{ $json.employeeNumber }}',
+			},
 		),
-		bodyField('Notes', 'notes', 'string', 'Free text about the certificate', { typeOptions: { rows: 2 } }),
-	]),
+	),
+	shown(
+		ON,
+		requiredField('Certificate Type', 'certificateType', 'string', 'Name of the course or licence', {
+			placeholder: 'e.g. Fallsikring',
+			hint: 'Exact text: the same type for the same employee updates that certificate, a different spelling creates a new one',
+		}),
+	),
+	shown(
+		ON,
+		requiredField(
+			'Issued',
+			'issuedDateTime',
+			'dateTime',
+			'When the certificate was issued; must be before Valid Until',
+		),
+	),
+	shown(ON, requiredField('Valid Until', 'validUntilDateTime', 'dateTime', 'When the certificate expires')),
+	shown(
+		ON,
+		fieldsCollection('additional', [
+			bodyField(
+				'Certificate Number',
+				'certificateNumber',
+				'string',
+				'Number printed on the certificate or card',
+			),
+			bodyField('Notes', 'notes', 'string', 'Free text about the certificate', { typeOptions: { rows: 2 } }),
+		]),
+	),
 ];
 
 /** One certificate from an item's fields; its dates are checked before any request. */
@@ -141,7 +157,8 @@ export const upsert: CodeOperation = {
 	// Also the new node's name in the editor: short. Which certificate is updated is said under Certificate Type.
 	action: 'Create or update employee certificates',
 	description: 'Create a new record, or update the current one if it already exists (upsert)',
-	fields: [...CERTIFICATE_FIELDS, batchSizeField()],
+	returns: 'one item per input item: the certificate saved (created or updated), or why not',
+	fields: [...CERTIFICATE_FIELDS, shown(ON, batchSizeField())],
 	requests: [{ method: 'POST', path: UPSERT_PATH }],
 	execute: async (context) =>
 		await runBatched(context, {

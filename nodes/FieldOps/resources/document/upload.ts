@@ -112,7 +112,7 @@ function propertiesOf(item: Item, input: INodeExecutionData): string[] {
 export const upload: CodeOperation = {
 	name: 'Upload',
 	value: 'upload',
-	action: 'Upload documents',
+	action: 'Upload documents or e-mail attachments',
 	description: 'Upload the files of each item (e.g. e-mail attachments) to a project or work order',
 	fields: [...TARGET_FIELDS, binarySource, binaryPropertyName, options, timeoutField],
 	requests: DOCUMENT_REQUESTS('POST'),

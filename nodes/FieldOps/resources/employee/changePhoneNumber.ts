@@ -1,6 +1,7 @@
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { ONE_EMPLOYEE, employee } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const changePhoneNumber: RequestOperation = {
 	name: 'Change Phone Number',
@@ -9,15 +10,18 @@ export const changePhoneNumber: RequestOperation = {
 	description: 'Change the login phone number, for every company the person works for',
 	fields: [
 		employee,
-		requiredField(
-			'New Phone Number',
-			'newPhoneNumber',
-			'string',
-			'The new login phone number, with country code',
-			{
-				placeholder: 'e.g. +4791234567',
-				hint: 'The phone number belongs to the person (identity): it changes in every company they work for',
-			},
+		shown(
+			on('employee', 'changePhoneNumber'),
+			requiredField(
+				'New Phone Number',
+				'newPhoneNumber',
+				'string',
+				'The new login phone number, with country code',
+				{
+					placeholder: 'e.g. +4791234567',
+					hint: 'The phone number belongs to the person (identity): it changes in every company they work for',
+				},
+			),
 		),
 	],
 	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/change-phone-number` },

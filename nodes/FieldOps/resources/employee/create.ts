@@ -1,14 +1,9 @@
 import { fieldsCollection, requiredField } from '../../shared/fields';
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
-import {
-	birthDate,
-	EMPLOYEES,
-	employment,
-	employmentOf,
-	firstName,
-	lastName,
-	optionalProfile,
-} from './fields';
+import { employment, employmentOf } from './employment';
+import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const create: RequestOperation = {
 	name: 'Create',
@@ -16,17 +11,29 @@ export const create: RequestOperation = {
 	action: 'Create an employee',
 	description: 'Create an employee together with the first employment',
 	fields: [
-		requiredField('Employee Number', 'employeeNumber', 'string', 'Unique within your company structure', {
-			placeholder: 'e.g. 1042',
-		}),
+		shown(
+			on('employee', 'create'),
+			requiredField('Employee Number', 'employeeNumber', 'string', 'Unique within your company structure', {
+				placeholder: 'e.g. 1042',
+			}),
+		),
 		firstName,
 		lastName,
-		requiredField('Phone', 'phone', 'string', 'Mobile number the employee logs in with, with country code', {
-			placeholder: 'e.g. +4791234567',
-		}),
+		shown(
+			on('employee', 'create'),
+			requiredField(
+				'Phone',
+				'phone',
+				'string',
+				'Mobile number the employee logs in with, with country code',
+				{
+					placeholder: 'e.g. +4791234567',
+				},
+			),
+		),
 		birthDate,
 		employment,
-		fieldsCollection('additional', optionalProfile),
+		shown(on('employee', 'create'), fieldsCollection('additional', optionalProfile)),
 	],
 	request: {
 		method: 'POST',
@@ -34,5 +41,12 @@ export const create: RequestOperation = {
 		prepare: async (request, item) => {
 			request.body = { ...(request.body as object), employment: await employmentOf(item) };
 		},
+		onDuplicate: (body) =>
+			runAgainHint(
+				'employee',
+				'Employee Number',
+				body.employeeNumber,
+				`Employee → Update with Employee set to Number "${String(body.employeeNumber)}"`,
+			),
 	},
 };

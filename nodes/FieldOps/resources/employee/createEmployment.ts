@@ -1,18 +1,24 @@
 import { notice } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
-import { employee, employment, employmentOf, ONE_EMPLOYEE } from './fields';
+import { employment, employmentOf } from './employment';
+import { employee, ONE_EMPLOYEE } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const createEmployment: RequestOperation = {
 	name: 'Create Employment',
 	value: 'createEmployment',
 	action: 'Start a new employment for an employee',
 	description: 'Add an employment; the current one ends the day before the new start',
+	returns: 'the employee with its employments, or the new employment, as Field Ops answers',
 	fields: [
 		employee,
 		employment,
-		notice(
-			'createEmploymentNotice',
-			'The current active employment is ended the day before the new employment starts.',
+		shown(
+			on('employee', 'createEmployment'),
+			notice(
+				'createEmploymentNotice',
+				'The current active employment is ended the day before the new employment starts.',
+			),
 		),
 	],
 	request: {

@@ -6,6 +6,7 @@ export const enableInProjectCompany: RequestOperation = {
 	value: 'enableInProjectCompany',
 	action: 'Enable an employee in a project company',
 	description: 'Give the employee access to another company of your structure',
+	returns: 'Field Ops’ answer (success: true when it answers nothing)',
 	fields: [employee, projectCompanyId, userGroupId],
 	request: { method: 'POST', path: `${ONE_EMPLOYEE}/enable-employee-in-project-company` },
 };

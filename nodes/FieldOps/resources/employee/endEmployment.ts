@@ -1,12 +1,19 @@
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { ONE_EMPLOYEE, employee } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const endEmployment: RequestOperation = {
 	name: 'End Employment',
 	value: 'endEmployment',
 	action: 'End an employee’s employment',
 	description: 'End the current employment on a date',
-	fields: [employee, requiredField('End Date', 'endDate', 'dateTime', 'Last day of the current employment')],
+	fields: [
+		employee,
+		shown(
+			on('employee', 'endEmployment'),
+			requiredField('End Date', 'endDate', 'dateTime', 'Last day of the current employment'),
+		),
+	],
 	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/end-employment` },
 };

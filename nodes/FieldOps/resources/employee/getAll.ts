@@ -1,11 +1,11 @@
 import type { RequestOperation } from '../../shared/operation';
-import { EMPLOYEES, getAllOptions } from './fields';
+import { EMPLOYEES, getAllOptions, LIST } from './fields';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many employees',
 	description: 'List the employees of your company',
-	fields: [getAllOptions],
+	fields: [getAllOptions, ...LIST],
 	request: { method: 'GET', path: EMPLOYEES, list: true },
 };

@@ -1,6 +1,7 @@
 import { fieldsCollection, notice, requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',
@@ -12,16 +13,22 @@ export const replace: RequestOperation = {
 		firstName,
 		lastName,
 		// [V5] A complete profile includes the login phone: whether Field Ops keeps it when left out is not shown.
-		requiredField('Phone', 'phone', 'string', 'Login phone number of this profile, with country code', {
-			placeholder: 'e.g. +4791234567',
-			hint: 'To change it for every company the person works for, use Change Phone Number',
-		}),
-		birthDate,
-		notice(
-			'replaceNotice',
-			'Replace sends the complete profile: every optional field you do not set here is cleared. To change only some fields, use Update.',
+		shown(
+			on('employee', 'replace'),
+			requiredField('Phone', 'phone', 'string', 'Login phone number of this profile, with country code', {
+				placeholder: 'e.g. +4791234567',
+				hint: 'To change it for every company the person works for, use Change Phone Number',
+			}),
 		),
-		fieldsCollection('additional', optionalProfile),
+		birthDate,
+		shown(
+			on('employee', 'replace'),
+			notice(
+				'replaceNotice',
+				'Replace sends the complete profile: every optional field you do not set here is cleared. To change only some fields, use Update.',
+			),
+		),
+		shown(on('employee', 'replace'), fieldsCollection('additional', optionalProfile)),
 	],
 	request: { method: 'PUT', path: ONE_EMPLOYEE },
 };

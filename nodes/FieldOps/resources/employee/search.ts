@@ -1,6 +1,7 @@
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
-import { EMPLOYEES } from './fields';
+import { EMPLOYEES, LIST } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const search: RequestOperation = {
 	name: 'Search',
@@ -8,14 +9,18 @@ export const search: RequestOperation = {
 	action: 'Search employees',
 	description: 'Find employees by name, phone, e-mail or employee number',
 	fields: [
-		requiredField(
-			'Search Text',
-			'query',
-			'string',
-			'Part of a name, phone number, e-mail address or employee number',
-			{},
-			'query',
+		shown(
+			on('employee', 'search'),
+			requiredField(
+				'Search Text',
+				'query',
+				'string',
+				'Part of a name, phone number, e-mail address or employee number',
+				{},
+				'query',
+			),
 		),
+		...LIST,
 	],
 	request: { method: 'GET', path: `${EMPLOYEES}/search`, list: true },
 };

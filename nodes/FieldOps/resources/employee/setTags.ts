@@ -4,8 +4,9 @@ import { FieldOpsFailure } from '../../shared/errors';
 import { notice, type Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { assignmentDate, employee, ONE_EMPLOYEE } from './fields';
+import { on, shown } from '../../shared/display';
 
-const tags: Field = {
+const tags: Field = shown(on('employee', 'setTags'), {
 	property: {
 		displayName: 'Tags',
 		name: 'tags',
@@ -59,7 +60,7 @@ const tags: Field = {
 			},
 		],
 	},
-};
+});
 
 /** The Tags rows as the array the API replaces the assignments with; empty values are left out. */
 function assignments(rows: IDataObject[]): IDataObject[] {
@@ -118,11 +119,15 @@ export const setTags: RequestOperation = {
 	value: 'setTags',
 	action: 'Set an employee’s tags',
 	description: 'Replace all tag assignments of the employee; answers what was added, updated and removed',
+	returns: 'one summary: how many tags were added, updated and removed, and the tags the employee has now',
 	fields: [
 		employee,
-		notice(
-			'tagsNotice',
-			'Tags not listed here are REMOVED from the employee. To keep a tag, list it; to change its dates, give its Assignment ID.',
+		shown(
+			on('employee', 'setTags'),
+			notice(
+				'tagsNotice',
+				'Tags not listed here are REMOVED from the employee (with no tag listed, all are removed). To keep a tag, list it; to change its dates, give its Assignment ID.',
+			),
 		),
 		tags,
 	],

@@ -2,8 +2,9 @@ import { FieldOpsFailure } from '../../shared/errors';
 import type { Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { CLEARABLE, employee, ONE_EMPLOYEE, updateFields } from './fields';
+import { on, shown } from '../../shared/display';
 
-const fieldsToClear: Field = {
+const fieldsToClear: Field = shown(on('employee', 'update'), {
 	property: {
 		displayName: 'Fields to Clear',
 		name: 'fieldsToClear',
@@ -13,7 +14,7 @@ const fieldsToClear: Field = {
 		description:
 			'Fields to empty in Field Ops (sent as null). Fields neither set above nor chosen here stay as they are.',
 	},
-};
+});
 
 export const update: RequestOperation = {
 	name: 'Update',

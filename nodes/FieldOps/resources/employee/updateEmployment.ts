@@ -1,5 +1,6 @@
 import type { RequestOperation } from '../../shared/operation';
-import { ONE_EMPLOYEE, employee, employmentUpdate } from './fields';
+import { employmentUpdate } from './employment';
+import { ONE_EMPLOYEE, employee } from './fields';
 
 export const updateEmployment: RequestOperation = {
 	name: 'Update Employment',
@@ -7,5 +8,9 @@ export const updateEmployment: RequestOperation = {
 	action: 'Update an employee’s current employment',
 	description: 'Change fields of the current employment; the others stay',
 	fields: [employee, employmentUpdate],
-	request: { method: 'PATCH', path: `${ONE_EMPLOYEE}/update-employment` },
+	request: {
+		method: 'PATCH',
+		path: `${ONE_EMPLOYEE}/update-employment`,
+		changes: { collection: 'employmentUpdate', label: 'Employment Fields', example: 'Department' },
+	},
 };

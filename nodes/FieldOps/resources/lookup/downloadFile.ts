@@ -2,17 +2,21 @@ import { requiredField, type Field } from '../../shared/fields';
 import { downloadPerItem, putFileInField } from '../../shared/files';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { timeoutField } from '../../shared/transport';
+import { on, shown } from '../../shared/display';
 
 const FILE = '/api/file/{fileReferenceId}';
-const fileReferenceId = requiredField(
-	'File Reference ID',
-	'fileReferenceId',
-	'string',
-	'The ID of the file: fileReference.ID of an upload, the last part of a pdfUrl, or for an image record the ID in its download URL (…/api/file/<ID>)',
-	{},
-	'path',
+const fileReferenceId = shown(
+	on('lookup', 'downloadFile'),
+	requiredField(
+		'File Reference ID',
+		'fileReferenceId',
+		'string',
+		'The ID of the file: fileReference.ID of an upload, the last part of a pdfUrl, or for an image record the ID in its download URL (…/api/file/<ID>)',
+		{},
+		'path',
+	),
 );
-const maxDimension: Field = {
+const maxDimension: Field = shown(on('lookup', 'downloadFile'), {
 	property: {
 		displayName: 'Size',
 		name: 'maxDimension',
@@ -29,15 +33,20 @@ const maxDimension: Field = {
 	to: 'query',
 	as: 'MaxDimension',
 	value: (raw) => (raw === '' ? undefined : raw),
-};
-const binaryPropertyName = putFileInField('Name of the binary property the file goes to');
+});
+const timeout = shown(on('lookup', 'downloadFile'), timeoutField);
+const binaryPropertyName = shown(
+	on('lookup', 'downloadFile'),
+	putFileInField('Name of the binary property the file goes to'),
+);
 
 export const downloadFile: CodeOperation = {
 	name: 'Download File',
 	value: 'downloadFile',
 	action: 'Download a file',
 	description: 'Download an image, PDF or document by its file reference ID into a binary property',
-	fields: [fileReferenceId, maxDimension, binaryPropertyName, timeoutField],
+	returns: 'the file in a binary property, and its file reference ID',
+	fields: [fileReferenceId, maxDimension, binaryPropertyName, timeout],
 	requests: [{ method: 'GET', path: FILE }],
 	execute: async (context) =>
 		await downloadPerItem(context, async (item) => {

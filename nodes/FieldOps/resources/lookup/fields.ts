@@ -1,10 +1,16 @@
-import type { Field } from '../../shared/fields';
+import { listFields, type Field } from '../../shared/fields';
 import { projectLocator } from '../../shared/locators';
+import { resolveLookupProject } from '../../shared/projects';
+import { on, shown } from '../../shared/display';
 
-export const project = projectLocator({ as: 'projId' });
+/** A lookup route's project: a number is found among the lookup routes' own projects (their ID, see L2). */
+export const project = shown(
+	on('lookup', 'getProject', 'getProjectWorkOrders'),
+	projectLocator({ as: 'projId', resolve: resolveLookupProject }),
+);
 
 /** Active by default; `activeInactiveAll` 1 = only inactive, 2 = all (spec: Read-only lookups). */
-export const activeInactiveAll: Field = {
+export const activeInactiveAll: Field = shown(on('lookup', 'getProjectWorkOrders', 'getProjects'), {
 	property: {
 		displayName: 'Status',
 		name: 'activeInactiveAll',
@@ -19,4 +25,7 @@ export const activeInactiveAll: Field = {
 	},
 	to: 'query',
 	value: (raw) => (raw === 0 ? undefined : raw),
-};
+});
+
+/** Return All and Limit of the lists. */
+export const LIST = listFields(on('lookup', 'getProjectWorkOrders', 'getProjects', 'searchProjects'));

@@ -5,6 +5,7 @@ export const getMachineTypes: RequestOperation = {
 	value: 'getMachineTypes',
 	action: 'Get the machine types',
 	description: 'List the machine types configured for your company',
+	returns: 'one item per machine type, with its typeId',
 	fields: [],
 	request: { method: 'GET', path: '/api/MachineType' },
 };

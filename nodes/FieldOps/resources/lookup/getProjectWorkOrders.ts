@@ -1,11 +1,11 @@
 import type { RequestOperation } from '../../shared/operation';
-import { activeInactiveAll, project } from './fields';
+import { activeInactiveAll, project, LIST } from './fields';
 
 export const getProjectWorkOrders: RequestOperation = {
 	name: 'Get Project Work Orders',
 	value: 'getProjectWorkOrders',
 	action: 'Look up a project’s work orders by status',
 	description: 'List the work orders of a project: active, inactive or all',
-	fields: [project, activeInactiveAll],
+	fields: [project, activeInactiveAll, ...LIST],
 	request: { method: 'GET', path: '/api/projects/{projId}/tasks', list: true },
 };

@@ -1,11 +1,11 @@
 import type { RequestOperation } from '../../shared/operation';
-import { activeInactiveAll } from './fields';
+import { activeInactiveAll, LIST } from './fields';
 
 export const getProjects: RequestOperation = {
 	name: 'Get Projects',
 	value: 'getProjects',
 	action: 'Look up projects by status',
 	description: 'List project summaries: active, inactive or all (Project → Get Many gives whole records)',
-	fields: [activeInactiveAll],
+	fields: [activeInactiveAll, ...LIST],
 	request: { method: 'GET', path: '/api/projects', list: true },
 };

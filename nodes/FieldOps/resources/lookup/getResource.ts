@@ -1,5 +1,6 @@
 import { requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
+import { on, shown } from '../../shared/display';
 
 export const getResource: RequestOperation = {
 	name: 'Get Resource',
@@ -7,13 +8,16 @@ export const getResource: RequestOperation = {
 	action: 'Look up a resource',
 	description: 'Get the details of a resource (machine, equipment or person)',
 	fields: [
-		requiredField(
-			'Resource ID',
-			'resourceId',
-			'string',
-			'The ID of the machine, equipment or person',
-			{},
-			'path',
+		shown(
+			on('lookup', 'getResource'),
+			requiredField(
+				'Resource ID',
+				'resourceId',
+				'string',
+				'The ID of the machine, equipment or person',
+				{},
+				'path',
+			),
 		),
 	],
 	request: { method: 'GET', path: '/api/resources/details/{resourceId}' },

@@ -5,6 +5,7 @@ export const getResourceTypes: RequestOperation = {
 	value: 'getResourceTypes',
 	action: 'Get the resource types',
 	description: 'List the kinds of resources',
+	returns: 'one item per resource type',
 	fields: [],
 	request: { method: 'GET', path: '/api/resources/types' },
 };

@@ -14,14 +14,14 @@ export const lookupResource: Resource = {
 	description: 'Read-only lookups: projects, work orders, resources, machine types, files',
 	what: 'record',
 	operations: [
-		downloadFile,
-		getMachineTypes,
+		getProjects,
+		searchProjects,
 		getProject,
 		getProjectWorkOrders,
-		getProjects,
+		downloadFile,
+		getMachineTypes,
 		getResource,
 		getResourceTypes,
-		searchProjects,
 	],
 	defaultOperation: getProjects,
 };

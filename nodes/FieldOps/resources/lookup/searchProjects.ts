@@ -1,5 +1,7 @@
-import { bodyField } from '../../shared/fields';
+import { bodyField, requiredField } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
+import { LIST } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',
@@ -7,22 +9,30 @@ export const searchProjects: RequestOperation = {
 	action: 'Search projects by number or name',
 	description: 'Find projects by number or name',
 	fields: [
-		bodyField(
-			'Search Text',
-			'searchString',
-			'string',
-			'Start of a project number or name (Field Ops may also match text inside them)',
-			{},
-			'query',
+		// Empty text would ask Field Ops for "every project" in a way the spec does not describe: refused instead.
+		shown(
+			on('lookup', 'searchProjects'),
+			requiredField(
+				'Search Text',
+				'searchString',
+				'string',
+				'Start of a project number or name (Field Ops may also match text inside them)',
+				{ placeholder: 'e.g. P1001 or Skole' },
+				'query',
+			),
 		),
-		bodyField(
-			'Active Only',
-			'activeOnly',
-			'boolean',
-			'Whether to find only active projects',
-			{ default: true },
-			'query',
+		shown(
+			on('lookup', 'searchProjects'),
+			bodyField(
+				'Active Only',
+				'activeOnly',
+				'boolean',
+				'Whether to find only active projects',
+				{ default: true },
+				'query',
+			),
 		),
+		...LIST,
 	],
 	request: { method: 'GET', path: '/api/projects/search', list: true },
 };

@@ -19,6 +19,7 @@ export const checkDeletable: RequestOperation = {
 	value: 'checkDeletable',
 	action: 'Check whether a machine can be deleted',
 	description: 'Answers whether Field Ops allows deleting the machine now',
+	returns: 'the machine and deletable: true or false',
 	fields: [machine],
 	request: {
 		method: 'GET',

@@ -1,3 +1,4 @@
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 
@@ -7,5 +8,15 @@ export const create: RequestOperation = {
 	action: 'Create a machine',
 	description: 'Create one machine or piece of equipment',
 	fields: NEW_MACHINE_FIELDS,
-	request: { method: 'POST', path: MACHINES },
+	request: {
+		method: 'POST',
+		path: MACHINES,
+		onDuplicate: (body) =>
+			runAgainHint(
+				'machine',
+				'Machine Number',
+				body.machineNumber,
+				`Machine → Update with Machine set to Number "${String(body.machineNumber)}"`,
+			),
+	},
 };

@@ -8,12 +8,16 @@ import { sendJson } from '../../shared/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 import { savedOutcomes } from './saved';
+import { on, shown } from '../../shared/display';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;
-const batchSize = batchSizeField();
-const onePerItem = notice(
-	'createManyNotice',
-	'Makes one machine per input item: give the fields from the input (drag them in, or an expression such as {{ $json.number }}). The items are sent in batches; each gets its own result.',
+const batchSize = shown(on('machine', 'createMany'), batchSizeField());
+const onePerItem = shown(
+	on('machine', 'createMany'),
+	notice(
+		'createManyNotice',
+		'Makes one machine per input item: give the fields from the input (drag them in, or an expression such as {{ $json.number }}). The items are sent in batches; each gets its own result.',
+	),
 );
 
 /** The machines as listed now, to name the ids of a bare answer [M1]; nothing when the list cannot be read. */
@@ -46,6 +50,7 @@ export const createMany: CodeOperation = {
 	value: 'createMany',
 	action: 'Create one machine per input item',
 	description: 'Create one machine per input item, sending them in batches (one request per batch)',
+	returns: 'one item per input item: the saved machine with its ID, or why it was not saved',
 	fields: [onePerItem, ...NEW_MACHINE_FIELDS, batchSize],
 	requests: [
 		{ method: 'POST', path: CREATE_ARRAY },

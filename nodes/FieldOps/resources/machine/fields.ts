@@ -1,5 +1,14 @@
-import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
+import {
+	bodyField,
+	fieldsCollection,
+	listFields,
+	requiredField,
+	wholeNumberField,
+	type Field,
+} from '../../shared/fields';
 import { companyLocator, machineLocator } from '../../shared/locators';
+import { personLocator } from '../../shared/pickers';
+import { on, shown } from '../../shared/display';
 
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;
@@ -15,8 +24,8 @@ export const machineFields: Field[] = [
 		'boolean',
 		'Whether the machine is active (new machines are inactive unless set)',
 	),
-	bodyField('Build Year', 'buildYear', 'number', 'Year the machine was built', {
-		typeOptions: { minValue: 1900, maxValue: 2200 },
+	wholeNumberField('Build Year', 'buildYear', 'Year the machine was built', '2019', {
+		typeOptions: { minValue: 1900, maxValue: 2200, numberPrecision: 0 },
 	}),
 	bodyField('Capacity', 'capacity', 'number', 'Capacity'),
 	bodyField('Cost Price', 'costPrice', 'number', 'Cost price'),
@@ -49,43 +58,67 @@ export const machineFields: Field[] = [
 		'string',
 		'Employee number of the person responsible',
 	),
-	bodyField('Responsible User ID', 'responsibleId', 'string', 'User ID of the person responsible'),
+	personLocator(
+		{
+			displayName: 'Responsible User',
+			name: 'responsibleId',
+			description: 'The person responsible: pick the employee, or give the employee number or the user ID',
+		},
+		'userId',
+	),
 	bodyField('Serial Number', 'serialNumber', 'string', 'Serial number'),
 	bodyField('Service Date', 'serviceDate', 'dateTime', 'Date of the last or next service'),
 	bodyField('Weight (Kg)', 'weight', 'number', 'Weight in kilograms'),
 ];
 
-export const machine = machineLocator();
-export const companyId = companyLocator();
-export const machineNumber = requiredField(
-	'Machine Number',
-	'machineNumber',
-	'string',
-	'The machine number, unique within your company',
-	{
-		placeholder: 'e.g. M120',
-	},
+export const machine = shown(
+	on('machine', 'checkDeletable', 'delete', 'get', 'replace', 'update', 'updateEsg'),
+	machineLocator(),
 );
-export const additionalFields = fieldsCollection('additional', machineFields);
+export const companyId = shown(on('machine', 'create', 'createMany', 'replace'), companyLocator());
+export const machineNumber = shown(
+	on('machine', 'create', 'createMany', 'replace'),
+	requiredField(
+		'Machine Number',
+		'machineNumber',
+		'string',
+		'The machine number, unique within your company',
+		{
+			placeholder: 'e.g. M120',
+		},
+	),
+);
+export const additionalFields = shown(
+	on('machine', 'create', 'createMany', 'replace'),
+	fieldsCollection('additional', machineFields),
+);
 /** PATCH takes any subset of the machine, its number and company included. */
-export const updateFields = fieldsCollection(
-	'update',
-	[
-		...machineFields,
-		bodyField('Machine Number', 'machineNumber', 'string', 'A new machine number, unique within the company'),
-		bodyField(
-			'Company ID',
-			'companyId',
-			'string',
-			'Moves the machine to this company (one of your company structure)',
-		),
-	].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName)),
+export const updateFields = shown(
+	on('machine', 'update', 'updateMany'),
+	fieldsCollection(
+		'update',
+		[
+			...machineFields,
+			bodyField(
+				'Machine Number',
+				'machineNumber',
+				'string',
+				'A new machine number, unique within the company',
+			),
+			bodyField(
+				'Company ID',
+				'companyId',
+				'string',
+				'Moves the machine to this company (one of your company structure)',
+			),
+		].sort((a, b) => a.property.displayName.localeCompare(b.property.displayName)),
+	),
 );
 
 /** Create and Create Many build a machine from the same fields, with the same checks. */
 export const NEW_MACHINE_FIELDS = [companyId, machineNumber, additionalFields];
 
-export const includeEquipment: Field = {
+export const includeEquipment: Field = shown(on('machine', 'get', 'getAll'), {
 	property: {
 		displayName: 'Include Equipment Details',
 		name: 'includeEquipmentDetails',
@@ -94,4 +127,7 @@ export const includeEquipment: Field = {
 		description: 'Whether to include the equipment linked to each machine',
 	},
 	to: 'query',
-};
+});
+
+/** Return All and Limit of Get Many. */
+export const LIST = listFields(on('machine', 'getAll'));

@@ -1,11 +1,11 @@
 import type { RequestOperation } from '../../shared/operation';
-import { includeEquipment, MACHINES } from './fields';
+import { includeEquipment, MACHINES, LIST } from './fields';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'Get many machines',
 	description: 'List the machines and equipment of your company',
-	fields: [includeEquipment],
+	fields: [includeEquipment, ...LIST],
 	request: { method: 'GET', path: MACHINES, list: true },
 };

@@ -1,6 +1,7 @@
 import { notice } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { additionalFields, companyId, machine, machineNumber, ONE_MACHINE } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',
@@ -11,9 +12,12 @@ export const replace: RequestOperation = {
 		machine,
 		companyId,
 		machineNumber,
-		notice(
-			'replaceNotice',
-			'Replace sends the complete machine: every field you do not set here is reset. To change only some fields, use Update.',
+		shown(
+			on('machine', 'replace'),
+			notice(
+				'replaceNotice',
+				'Replace sends the complete machine (a PUT): every field you do not set here goes back to Field Ops’ default: Active and Is Equipment become off, the other fields empty. To change only some fields, use Update.',
+			),
 		),
 		additionalFields,
 	],

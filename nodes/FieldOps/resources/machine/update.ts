@@ -7,5 +7,9 @@ export const update: RequestOperation = {
 	action: 'Update a machine',
 	description: 'Change only the fields you set',
 	fields: [machine, updateFields],
-	request: { method: 'PATCH', path: ONE_MACHINE },
+	request: {
+		method: 'PATCH',
+		path: ONE_MACHINE,
+		changes: { collection: 'updateFields', label: 'Update Fields', example: 'Name' },
+	},
 };

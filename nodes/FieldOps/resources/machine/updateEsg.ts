@@ -1,55 +1,63 @@
 import { FieldOpsFailure } from '../../shared/errors';
 import { optionsCollection, type Field } from '../../shared/fields';
+import { choiceValue } from '../../shared/values';
 import type { RequestOperation } from '../../shared/operation';
 import { machine, ONE_MACHINE } from './fields';
+import { on, shown } from '../../shared/display';
 
 const options = (
 	displayName: string,
 	name: string,
 	fallback: number,
 	values: Array<[string, number]>,
-): Field => ({
-	property: {
-		displayName,
-		name,
-		type: 'options',
-		default: fallback,
-		options: values.map(([label, value]) => ({ name: label, value })),
-	},
-	to: 'body',
-});
-
-const esgFields = optionsCollection('ESG Fields', 'esgFields', [
-	{
-		property: {
-			displayName: 'Fuel Consumption Rate',
-			name: 'fuelConsumptionRate',
-			type: 'number',
-			default: 0,
-			typeOptions: { minValue: 0 },
-		},
+): Field => {
+	const choices = values.map(([label, value]) => ({ name: label, value }));
+	return {
+		property: { displayName, name, type: 'options', default: fallback, options: choices },
 		to: 'body',
-	},
-	options('Fuel Consumption Unit', 'fuelConsumptionUnit', 0, [
-		['Kg per Hour', 4],
-		['Kg per Km', 5],
-		['KWh per Hour', 2],
-		['KWh per Km', 3],
-		['Litres per Hour', 0],
-		['Litres per Km', 1],
-	]),
-	options('Fuel Type', 'fuelType', 1, [
-		['Biodiesel', 2],
-		['Diesel', 1],
-		['Dyed Diesel', 7],
-		['Electric', 4],
-		['Gas', 5],
-		['Gasoline', 3],
-		['Natural Gas', 6],
-		['None', 0],
-	]),
-]);
-esgFields.property.placeholder = 'Add Field';
+		// The spec's int codes: an expression giving another value is refused before sending.
+		value: choiceValue(displayName, choices),
+	};
+};
+
+const esgFields = shown(
+	on('machine', 'updateEsg'),
+	optionsCollection(
+		'ESG Fields',
+		'esgFields',
+		[
+			{
+				property: {
+					displayName: 'Fuel Consumption Rate',
+					name: 'fuelConsumptionRate',
+					type: 'number',
+					default: 0,
+					typeOptions: { minValue: 0 },
+				},
+				to: 'body',
+			},
+			options('Fuel Consumption Unit', 'fuelConsumptionUnit', 0, [
+				['Kg per Hour', 4],
+				['Kg per Km', 5],
+				['KWh per Hour', 2],
+				['KWh per Km', 3],
+				['Litres per Hour', 0],
+				['Litres per Km', 1],
+			]),
+			options('Fuel Type', 'fuelType', 1, [
+				['Biodiesel', 2],
+				['Diesel', 1],
+				['Dyed Diesel', 7],
+				['Electric', 4],
+				['Gas', 5],
+				['Gasoline', 3],
+				['Natural Gas', 6],
+				['None', 0],
+			]),
+		],
+		{ placeholder: 'Add Field' },
+	),
+);
 
 export const updateEsg: RequestOperation = {
 	name: 'Update ESG',

@@ -9,6 +9,7 @@ import { sendJson } from '../../shared/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, ONE_MACHINE, updateFields } from './fields';
 import { savedOutcomes } from './saved';
+import { on, shown } from '../../shared/display';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;
 /** Set through Update ESG only, or stamped by Field Ops: never sent back. */
@@ -21,18 +22,24 @@ const NOT_SENT_BACK = new Set([
 ]);
 
 /** Which machine each item updates: by default the item's own `id`; a machine number is looked up. */
-const machineOfItem = machineLocator({
-	as: 'id',
-	to: 'body',
-	extra: {
-		default: { mode: 'id', value: '={{ $json.id }}' },
-		description: 'The machine each item updates: by default the item’s ID field; or its machine number',
-	},
-});
-const batchSize = batchSizeField();
-const readFirst = notice(
-	'updateManyNotice',
-	'Each machine is read first and sent complete with your changes, so fields you do not set keep their values.',
+const machineOfItem = shown(
+	on('machine', 'updateMany'),
+	machineLocator({
+		as: 'id',
+		to: 'body',
+		extra: {
+			default: { mode: 'id', value: '={{ $json.id }}' },
+			description: 'The machine each item updates: by default the item’s ID field; or its machine number',
+		},
+	}),
+);
+const batchSize = shown(on('machine', 'updateMany'), batchSizeField());
+const readFirst = shown(
+	on('machine', 'updateMany'),
+	notice(
+		'updateManyNotice',
+		'Each machine is read first and sent complete with your changes, so fields you do not set keep their values.',
+	),
 );
 
 /**
@@ -71,6 +78,7 @@ export const updateMany: CodeOperation = {
 	value: 'updateMany',
 	action: 'Update many machines',
 	description: 'Update one machine per input item, sending them in batches (one request per batch)',
+	returns: 'one item per input item: the saved machine, or why it was not saved',
 	fields: [machineOfItem, readFirst, updateFields, batchSize],
 	requests: [
 		{ method: 'GET', path: ONE_MACHINE },

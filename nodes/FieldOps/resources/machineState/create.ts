@@ -4,7 +4,7 @@ import { MACHINE_STATES, RECORD_FIELDS } from './fields';
 export const create: RequestOperation = {
 	name: 'Create',
 	value: 'create',
-	action: 'Send a machine-state record',
+	action: 'Send a machine (excavator) state',
 	description: 'Send one machine-state record',
 	fields: RECORD_FIELDS,
 	request: { api: 'machineState', method: 'POST', path: MACHINE_STATES },

@@ -4,12 +4,13 @@ import { FieldOpsFailure } from '../../shared/errors';
 import type { Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { companyId, MACHINE_STATES, projectId } from './fields';
+import { on, shown } from '../../shared/display';
 
 /**
  * [S5] The spec shows neither the request nor the answer: only the company and project are sent; any other
  * request fields (a period, machines) come from the user, as the service's documentation names them.
  */
-const otherFields: Field = {
+const otherFields: Field = shown(on('machineState', 'getAggregated'), {
 	property: {
 		displayName: 'Other Request Fields (JSON)',
 		name: 'otherRequestFields',
@@ -18,7 +19,7 @@ const otherFields: Field = {
 		description:
 			'Further fields of the request, e.g. a period or machines, named as your Field Ops onboarding documents them (the API specification does not show them)',
 	},
-};
+});
 
 function withOtherFields(body: IDataObject, raw: unknown): void {
 	let other: unknown = raw ?? {};
@@ -52,6 +53,7 @@ export const getAggregated: RequestOperation = {
 	value: 'getAggregated',
 	action: 'Get machine utilisation per state',
 	description: 'Machine utilisation of a project grouped by state, as Field Ops reports it',
+	returns: 'one item per state row, as Field Ops reports them',
 	fields: [companyId, projectId, otherFields],
 	request: {
 		api: 'machineState',

@@ -1,8 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { requiredField } from '../../shared/fields';
+import { on, shown } from '../../shared/display';
 import type { RequestOperation } from '../../shared/operation';
-import { MACHINE_STATES } from './fields';
+import { company, MACHINE_STATES, project } from './fields';
+
+const companyOfPath = shown(on('machineState', 'getLatestTimestamp'), company('path'));
+const projectOfPath = shown(on('machineState', 'getLatestTimestamp'), project('path'));
 
 /** [S4] An object is passed through; a bare timestamp (or null) is named, with what it is about. */
 function latest(body: unknown, companyId: unknown, projectId: unknown): IDataObject[] {
@@ -16,14 +19,18 @@ export const getLatestTimestamp: RequestOperation = {
 	value: 'getLatestTimestamp',
 	action: 'Get the latest machine-state timestamp of a project',
 	description: 'The time of the most recent record of a company and project: the checkpoint for a sync',
-	fields: [
-		requiredField('Company ID', 'companyId', 'string', 'ID of the company', {}, 'path'),
-		requiredField('Project ID', 'projectId', 'string', 'ID of the project', {}, 'path'),
-	],
+	returns: 'companyId, projectId and latestTimestamp (null when there is none)',
+	fields: [companyOfPath, projectOfPath],
 	request: {
 		api: 'machineState',
 		method: 'GET',
 		path: `${MACHINE_STATES}/latest-timestamp/{companyId}/{projectId}`,
-		output: (body, item) => latest(body, item.param('companyId'), item.param('projectId')),
+		// The record says which company and project it is about, as resolved (one cached lookup each).
+		output: async (body, item) =>
+			latest(
+				body,
+				await companyOfPath.value?.(item.param('companyId'), item),
+				await projectOfPath.value?.(item.param('projectId'), item),
+			),
 	},
 };

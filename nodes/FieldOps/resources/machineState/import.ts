@@ -6,6 +6,7 @@ import { fromFields, type CodeOperation } from '../../shared/operation';
 import { refusedEntries, withoutEntry } from '../../shared/refusals';
 import { sendJson } from '../../shared/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
+import { on, shown } from '../../shared/display';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 
@@ -53,9 +54,10 @@ async function sendBatch(context: IExecuteFunctions, elements: IDataObject[]): P
 export const importStates: CodeOperation = {
 	name: 'Import',
 	value: 'import',
-	action: 'Import machine-state records',
+	action: 'Import machine (excavator) states',
 	description: 'Send one record per input item, in batches (one request per batch)',
-	fields: [...RECORD_FIELDS, batchSizeField(10_000)],
+	returns: 'one item per input item: imported, or why not',
+	fields: [...RECORD_FIELDS, shown(on('machineState', 'import'), batchSizeField(10_000))],
 	requests: [{ api: 'machineState', method: 'POST', path: IMPORT }],
 	execute: async (context) =>
 		await runBatched(context, {

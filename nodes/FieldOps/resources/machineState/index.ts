@@ -7,8 +7,8 @@ import { importStates } from './import';
 export const machineStateResource: Resource = {
 	name: 'Machine State',
 	value: 'machineState',
-	description: 'Send and read machine-state records (machine-state API)',
+	description: 'Send and read machine (excavator) state records (machine-state API)',
 	what: 'machine-state record',
-	operations: [create, getAggregated, getLatestTimestamp, importStates],
+	operations: [create, importStates, getLatestTimestamp, getAggregated],
 	defaultOperation: create,
 };

@@ -1,3 +1,4 @@
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
 import { additionalFields, companyId, projectNumber, PROJECTS } from './fields';
 
@@ -7,5 +8,15 @@ export const create: RequestOperation = {
 	action: 'Create a project',
 	description: 'Create a project in your company',
 	fields: [companyId, projectNumber, additionalFields],
-	request: { method: 'POST', path: PROJECTS },
+	request: {
+		method: 'POST',
+		path: PROJECTS,
+		onDuplicate: (body) =>
+			runAgainHint(
+				'project',
+				'Project Number',
+				body.projectNumber,
+				`Project → Update with Project set to Number "${String(body.projectNumber)}"`,
+			),
+	},
 };

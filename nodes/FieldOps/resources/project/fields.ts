@@ -1,7 +1,15 @@
-import { bodyField, fieldsCollection, pattern, requiredField, type Field } from '../../shared/fields';
+import {
+	bodyField,
+	fieldsCollection,
+	listFields,
+	requiredField,
+	timeOfDayField,
+	wholeNumberField,
+	type Field,
+} from '../../shared/fields';
 import { companyLocator, projectLocator } from '../../shared/locators';
-
-const HH_MM = pattern('^([01]\\d|2[0-3]):[0-5]\\d$', 'Use the 24-hour format HH:mm, e.g. 11:30');
+import { personLocator } from '../../shared/pickers';
+import { on, shown } from '../../shared/display';
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [
@@ -49,17 +57,22 @@ export const projectFields: Field[] = [
 		'number',
 		'Estimated number of hours for the whole project',
 	),
-	bodyField(
-		'Main Foreman',
-		'mainForemanId',
-		'string',
-		'The main foreman: a user ID, phone number, name or employee number',
+	// The spec lets these name a person by user ID, phone, name or employee number: the employee number is sent.
+	personLocator(
+		{
+			displayName: 'Main Foreman',
+			name: 'mainForemanId',
+			description: 'The main foreman: pick the employee, or give the employee number or the user ID',
+		},
+		'employeeNumber',
 	),
-	bodyField(
-		'Project Leader',
-		'projectLeaderId',
-		'string',
-		'The project leader: a user ID, phone number, name or employee number',
+	personLocator(
+		{
+			displayName: 'Project Leader',
+			name: 'projectLeaderId',
+			description: 'The project leader: pick the employee, or give the employee number or the user ID',
+		},
+		'employeeNumber',
 	),
 	bodyField('Main Contact Email', 'mainContactEmail', 'string', 'E-mail address of the main contact', {
 		placeholder: 'name@email.com',
@@ -91,45 +104,55 @@ export const projectFields: Field[] = [
 		'Longitude of the site (WGS 84, decimal degrees)',
 		{ typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 } },
 	),
-	bodyField('Lunch Break Start', 'workBreakLunchStartTime', 'string', 'When the lunch break starts, HH:mm', {
-		placeholder: '11:30',
-		...HH_MM,
-	}),
-	bodyField(
+	timeOfDayField(
+		'Lunch Break Start',
+		'workBreakLunchStartTime',
+		'When the lunch break starts, on the 24-hour clock (HH:mm)',
+		'11:30',
+	),
+	wholeNumberField(
 		'Lunch Break Length (Minutes)',
 		'workBreakLunchLength',
-		'number',
-		'Length of the lunch break in minutes',
-		{ typeOptions: { minValue: 0 } },
+		'Length of the lunch break in whole minutes',
+		'30',
+		{ typeOptions: { minValue: 0, numberPrecision: 0 } },
 	),
-	bodyField(
+	timeOfDayField(
 		'Dinner Break Start',
 		'workBreakDinnerStartTime',
-		'string',
-		'When the dinner break starts, HH:mm',
-		{ placeholder: '17:00', ...HH_MM },
+		'When the dinner break starts, on the 24-hour clock (HH:mm)',
+		'17:00',
 	),
-	bodyField(
+	wholeNumberField(
 		'Dinner Break Length (Minutes)',
 		'workBreakDinnerLength',
-		'number',
-		'Length of the dinner break in minutes',
-		{ typeOptions: { minValue: 0 } },
+		'Length of the dinner break in whole minutes',
+		'30',
+		{ typeOptions: { minValue: 0, numberPrecision: 0 } },
 	),
 ];
 
 export const PROJECTS = '/api/v4/integration/projects';
 export const ONE_PROJECT = `${PROJECTS}/{project}`;
 
-export const project = projectLocator();
-export const companyId = companyLocator();
-export const projectNumber = requiredField(
-	'Project Number',
-	'projectNumber',
-	'string',
-	'The project number, unique within your company',
-	{
-		placeholder: 'e.g. P2044',
-	},
+export const project = shown(on('project', 'delete', 'get', 'replace', 'update'), projectLocator());
+export const companyId = shown(on('project', 'create', 'replace'), companyLocator());
+export const projectNumber = shown(
+	on('project', 'create', 'replace'),
+	requiredField(
+		'Project Number',
+		'projectNumber',
+		'string',
+		'The project number, unique within your company',
+		{
+			placeholder: 'e.g. P2044',
+		},
+	),
 );
-export const additionalFields = fieldsCollection('additional', projectFields);
+export const additionalFields = shown(
+	on('project', 'create', 'replace'),
+	fieldsCollection('additional', projectFields),
+);
+
+/** Return All and Limit of Get Many. */
+export const LIST = listFields(on('project', 'getAll'));

@@ -1,5 +1,5 @@
 import type { RequestOperation } from '../../shared/operation';
-import { PROJECTS } from './fields';
+import { LIST, PROJECTS } from './fields';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',
@@ -7,6 +7,6 @@ export const getAll: RequestOperation = {
 	action: 'Get many projects',
 	description:
 		'List the projects of your company, as Field Ops lists them (some include subsidiaries’ projects)',
-	fields: [],
+	fields: LIST,
 	request: { method: 'GET', path: PROJECTS, list: true },
 };

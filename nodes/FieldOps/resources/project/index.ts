@@ -11,6 +11,6 @@ export const projectResource: Resource = {
 	value: 'project',
 	description: 'Manage projects',
 	what: 'project',
-	operations: [create, deleteProject, get, getAll, replace, update],
+	operations: [create, update, get, getAll, replace, deleteProject],
 	defaultOperation: getAll,
 };

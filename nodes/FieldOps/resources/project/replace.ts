@@ -1,6 +1,7 @@
 import { notice } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',
@@ -9,9 +10,12 @@ export const replace: RequestOperation = {
 	description: 'Send the complete project; fields not set are reset to their defaults',
 	fields: [
 		project,
-		notice(
-			'replaceNotice',
-			'Replace sends the complete project: every field you do not set here is reset to its default (for example Active becomes false). To change only some fields, use Update.',
+		shown(
+			on('project', 'replace'),
+			notice(
+				'replaceNotice',
+				'Replace sends the complete project: every field you do not set here is reset to its default (for example Active becomes false). To change only some fields, use Update.',
+			),
 		),
 		companyId,
 		projectNumber,

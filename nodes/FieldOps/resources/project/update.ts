@@ -1,6 +1,7 @@
 import { bodyField, fieldsCollection } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { ONE_PROJECT, project, projectFields } from './fields';
+import { on, shown } from '../../shared/display';
 
 export const update: RequestOperation = {
 	name: 'Update',
@@ -9,17 +10,24 @@ export const update: RequestOperation = {
 	description: 'Change only the fields you set',
 	fields: [
 		project,
-		fieldsCollection('update', [
-			// PATCH takes any subset of the project's fields (spec: Projects), the required ones included.
-			bodyField('Company ID', 'companyId', 'string', 'The ID of the company the project belongs to'),
-			bodyField(
-				'Project Number',
-				'projectNumber',
-				'string',
-				'A new project number, unique within your company',
-			),
-			...projectFields,
-		]),
+		shown(
+			on('project', 'update'),
+			fieldsCollection('update', [
+				// PATCH takes any subset of the project's fields (spec: Projects), the required ones included.
+				bodyField('Company ID', 'companyId', 'string', 'The ID of the company the project belongs to'),
+				bodyField(
+					'Project Number',
+					'projectNumber',
+					'string',
+					'A new project number, unique within your company',
+				),
+				...projectFields,
+			]),
+		),
 	],
-	request: { method: 'PATCH', path: ONE_PROJECT },
+	request: {
+		method: 'PATCH',
+		path: ONE_PROJECT,
+		changes: { collection: 'updateFields', label: 'Update Fields', example: 'Name' },
+	},
 };

@@ -42,7 +42,7 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 	return {
 		name: feed.name,
 		value: feed.value,
-		action: `Export ${feed.name.toLowerCase()}`,
+		action: feed.action ?? `Export ${feed.name.toLowerCase()}`,
 		description: `Every ${feed.record} of a period or changed since a moment (its pages followed for you): one item each, one item per page, or a CSV, Excel or JSON Lines file`,
 		fields: reportFields(feed),
 		requests: [{ api: 'reporting', method: 'GET', path: feed.path }],

@@ -6,6 +6,7 @@ export const checkDeletable: RequestOperation = {
 	value: 'checkDeletable',
 	action: 'Check whether a legacy user can be deleted',
 	description: 'Answers true or false in "result"',
+	returns: 'result: true or false',
 	fields: [userByIdentity],
 	request: { method: 'GET', path: `${USERS}/is-identity-deletable/{identityId}` },
 };

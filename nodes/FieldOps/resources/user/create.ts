@@ -1,3 +1,4 @@
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
 import { USER_FIELDS, USERS } from './fields';
 
@@ -7,5 +8,15 @@ export const create: RequestOperation = {
 	action: 'Create a legacy user',
 	description: 'Create a user with the legacy v4 API',
 	fields: USER_FIELDS,
-	request: { method: 'POST', path: USERS },
+	request: {
+		method: 'POST',
+		path: USERS,
+		onDuplicate: (body) =>
+			runAgainHint(
+				'user',
+				'Employee Number',
+				body.employeeNumber,
+				`User (Legacy) → Update with User set to Number "${String(body.employeeNumber)}"`,
+			),
+	},
 };

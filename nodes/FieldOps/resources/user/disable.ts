@@ -6,6 +6,7 @@ export const disable: RequestOperation = {
 	value: 'disable',
 	action: 'Disable a legacy user',
 	description: 'Disable the account: the user can no longer log in',
+	returns: 'success, and disabled: true',
 	fields: [userByProfile],
 	request: { method: 'PATCH', path: `${USERS}/disable/{companyProfileId}`, output: accountState(true) },
 };

@@ -6,6 +6,7 @@ export const enable: RequestOperation = {
 	value: 'enable',
 	action: 'Enable a legacy user',
 	description: 'Re-enable a disabled account',
+	returns: 'success, and disabled: false',
 	fields: [userByProfile],
 	request: { method: 'PATCH', path: `${USERS}/enable/{companyProfileId}`, output: accountState(false) },
 };

@@ -6,6 +6,7 @@ import { bodyField, fieldsCollection, requiredField, type Field } from '../../sh
 import type { Item } from '../../shared/items';
 import { locatorValue, userId } from '../../shared/lookups';
 import { companyLocator, userLocator } from '../../shared/locators';
+import { on, shown } from '../../shared/display';
 
 export const USERS = '/api/v4/integration/users';
 
@@ -69,7 +70,13 @@ export const userOptionalFields: Field[] = [
 	bodyField('Address', 'address', 'string', 'Home address'),
 	bodyField('Car Registration Number', 'carRegNumber', 'string', 'Registration number of the user’s car'),
 	bodyField('Card ID', 'cardId', 'string', 'Number of the user’s ID/HSE card'),
-	userDateField('Card Expiration Date', 'cardExpirationDate', 'When the ID/HSE card expires'),
+	// The spec gives this date no format of its own: it goes as the spec's datetimes do (ISO 8601), time kept.
+	bodyField(
+		'Card Expiration Date',
+		'cardExpirationDate',
+		'dateTime',
+		'When the ID/HSE card expires; sent as a date and time (ISO 8601), not in the Date Format below',
+	),
 	bodyField('Closest Relative', 'closestRelative', 'string', 'Name and phone of the next of kin'),
 	bodyField(
 		'Default Resource Number',
@@ -123,58 +130,80 @@ export const userOptionalFields: Field[] = [
 	),
 ].sort(byLabel);
 
-export const dateFormat: Field = {
+export const dateFormat: Field = shown(on('user', 'create', 'replace', 'update'), {
 	property: {
 		displayName: 'Date Format',
 		name: 'dateFormat',
 		type: 'options',
 		default: 'yyyy-MM-dd',
 		description:
-			'How dates are sent to Field Ops. Both are accepted by the legacy API; pick the one your payroll system uses.',
+			'How Birth Date and the employment dates are sent. The legacy API accepts both; pick the one your payroll system uses. (Card Expiration Date always goes as a date and time.)',
 		options: [
 			{ name: 'Day.Month.Year (Dd.MM.yyyy)', value: 'dd.MM.yyyy' },
 			{ name: 'Year-Month-Day (Yyyy-MM-Dd)', value: 'yyyy-MM-dd' },
 		],
 	},
-};
+});
 
 /** The user a path needs: by identity ID (delete, replace) or company profile ID (update, disable, enable). */
-export const userByIdentity = userLocator(async (item, raw) => await userId(item, raw, 'identityId'), {
-	as: 'identityId',
-});
-export const userByProfile = userLocator(async (item, raw) => await userId(item, raw, 'companyProfileId'), {
-	as: 'companyProfileId',
-});
+export const userByIdentity = shown(
+	on('user', 'checkDeletable', 'delete'),
+	userLocator(async (item, raw) => await userId(item, raw, 'identityId'), {
+		as: 'identityId',
+	}),
+);
+export const userByProfile = shown(
+	on('user', 'disable', 'enable', 'get', 'update'),
+	userLocator(async (item, raw) => await userId(item, raw, 'companyProfileId'), {
+		as: 'companyProfileId',
+	}),
+);
 
-export const companyId = companyLocator();
-export const employeeNumber = requiredField(
-	'Employee Number',
-	'employeeNumber',
-	'string',
-	'The employee number, unique within your company',
-	{
-		placeholder: 'e.g. 1042',
-	},
+export const companyId = shown(on('user', 'create', 'replace'), companyLocator());
+export const employeeNumber = shown(
+	on('user', 'create', 'replace'),
+	requiredField(
+		'Employee Number',
+		'employeeNumber',
+		'string',
+		'The employee number, unique within your company',
+		{
+			placeholder: 'e.g. 1042',
+		},
+	),
 );
-export const firstName = requiredField('First Name', 'firstName', 'string', 'First name');
-export const lastName = requiredField('Last Name', 'lastName', 'string', 'Last name');
-export const mobileWork = requiredField(
-	'Mobile (Work)',
-	'mobileWork',
-	'string',
-	'Work phone number; the user logs in with it (SMS)',
-	{
-		placeholder: 'e.g. +4791234567',
-	},
+export const firstName = shown(
+	on('user', 'create', 'replace'),
+	requiredField('First Name', 'firstName', 'string', 'First name'),
 );
-export const birthDate = userDateField('Birth Date', 'birthDate', 'Date of birth', true);
-export const employmentStartDate = userDateField(
-	'Employment Start Date',
-	'employmentStartDate',
-	'First day of employment',
-	true,
+export const lastName = shown(
+	on('user', 'create', 'replace'),
+	requiredField('Last Name', 'lastName', 'string', 'Last name'),
 );
-export const additionalFields = fieldsCollection('additional', userOptionalFields);
+export const mobileWork = shown(
+	on('user', 'create', 'replace'),
+	requiredField(
+		'Mobile (Work)',
+		'mobileWork',
+		'string',
+		'Work phone number; the user logs in with it (SMS)',
+		{
+			placeholder: 'e.g. +4791234567',
+		},
+	),
+);
+export const birthDate = shown(
+	on('user', 'create', 'replace'),
+	userDateField('Birth Date', 'birthDate', 'Date of birth', true),
+);
+export const employmentStartDate = shown(
+	on('user', 'create', 'replace'),
+	userDateField('Employment Start Date', 'employmentStartDate', 'First day of employment', true),
+);
+export const additionalFields = shown(
+	on('user', 'create', 'replace'),
+	fieldsCollection('additional', userOptionalFields),
+);
 
 /** Create and Replace send the same complete user. */
 export const USER_FIELDS = [
@@ -189,23 +218,26 @@ export const USER_FIELDS = [
 	dateFormat,
 ];
 
-export const updateFields = fieldsCollection(
-	'update',
-	[
-		userDateField('Birth Date', 'birthDate', 'Date of birth'),
-		bodyField('Company ID', 'companyId', 'string', 'The ID of the company of this profile'),
-		bodyField(
-			'Employee Number',
-			'employeeNumber',
-			'string',
-			'A new employee number, unique within your company',
-		),
-		userDateField('Employment Start Date', 'employmentStartDate', 'First day of employment'),
-		bodyField('First Name', 'firstName', 'string', 'First name'),
-		bodyField('Last Name', 'lastName', 'string', 'Last name'),
-		bodyField('Mobile (Work)', 'mobileWork', 'string', 'Work phone number; the user logs in with it (SMS)'),
-		...userOptionalFields,
-	].sort(byLabel),
+export const updateFields = shown(
+	on('user', 'update'),
+	fieldsCollection(
+		'update',
+		[
+			userDateField('Birth Date', 'birthDate', 'Date of birth'),
+			bodyField('Company ID', 'companyId', 'string', 'The ID of the company of this profile'),
+			bodyField(
+				'Employee Number',
+				'employeeNumber',
+				'string',
+				'A new employee number, unique within your company',
+			),
+			userDateField('Employment Start Date', 'employmentStartDate', 'First day of employment'),
+			bodyField('First Name', 'firstName', 'string', 'First name'),
+			bodyField('Last Name', 'lastName', 'string', 'Last name'),
+			bodyField('Mobile (Work)', 'mobileWork', 'string', 'Work phone number; the user logs in with it (SMS)'),
+			...userOptionalFields,
+		].sort(byLabel),
+	),
 );
 
 /** Disable and Enable: the API answers 204, so the item says what happened. */

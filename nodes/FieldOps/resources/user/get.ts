@@ -8,6 +8,7 @@ export const get: CodeOperation = {
 	value: 'get',
 	action: 'Get a legacy user',
 	description: 'Get one user by employee number or company profile ID',
+	returns: 'the user, with its identityId and companyProfileId',
 	fields: [userByProfile],
 	// The route follows how the user was given: one request either way.
 	requests: [

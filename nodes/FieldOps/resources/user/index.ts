@@ -16,6 +16,6 @@ export const userResource: Resource = {
 	what: 'user',
 	notice:
 		'This is the legacy users API (v4). For new integrations use the Employee resource (v5), which also handles employments and tags.',
-	operations: [checkDeletable, create, deleteUser, disable, enable, get, getAll, replace, update],
+	operations: [create, update, get, getAll, enable, disable, replace, checkDeletable, deleteUser],
 	defaultOperation: get,
 };

@@ -3,9 +3,10 @@ import { findUser } from '../../shared/lookups';
 import { userLocator } from '../../shared/locators';
 import type { RequestOperation } from '../../shared/operation';
 import { USER_FIELDS, USERS } from './fields';
+import { on, shown } from '../../shared/display';
 
 /** Replace needs the identity ID in the path and both IDs in the body: read from the user first. */
-const user = userLocator(undefined, { to: 'none' });
+const user = shown(on('user', 'replace'), userLocator(undefined, { to: 'none' }));
 
 export const replace: RequestOperation = {
 	name: 'Replace',
@@ -14,9 +15,12 @@ export const replace: RequestOperation = {
 	description: 'Send the complete user; fields not set are reset',
 	fields: [
 		user,
-		notice(
-			'replaceNotice',
-			'Replace sends the complete user: every field you do not set here is reset. To change only some fields, use Update.',
+		shown(
+			on('user', 'replace'),
+			notice(
+				'replaceNotice',
+				'Replace sends the complete user: every field you do not set here is reset. To change only some fields, use Update.',
+			),
 		),
 		...USER_FIELDS,
 	],

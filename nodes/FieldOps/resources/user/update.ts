@@ -7,5 +7,9 @@ export const update: RequestOperation = {
 	action: 'Update a legacy user',
 	description: 'Change only the fields you set',
 	fields: [userByProfile, updateFields, dateFormat],
-	request: { method: 'PATCH', path: `${USERS}/{companyProfileId}` },
+	request: {
+		method: 'PATCH',
+		path: `${USERS}/{companyProfileId}`,
+		changes: { collection: 'updateFields', label: 'Update Fields', example: 'Email' },
+	},
 };

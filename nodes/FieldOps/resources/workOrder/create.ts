@@ -1,3 +1,4 @@
+import { runAgainHint } from '../../shared/errors';
 import type { RequestOperation } from '../../shared/operation';
 import {
 	TASKS,
@@ -16,5 +17,16 @@ export const create: RequestOperation = {
 	action: 'Create a work order',
 	description: 'Create a work order in a project',
 	fields: [projectInBody, externalId, name, active, templateNotice, additionalFields],
-	request: { method: 'POST', path: TASKS, prepare: companyFromProject },
+	request: {
+		method: 'POST',
+		path: TASKS,
+		prepare: companyFromProject,
+		onDuplicate: (body) =>
+			runAgainHint(
+				'work order',
+				'External ID',
+				body.externalId,
+				`Work Order → Update with Work Order set to Ext. ID "${String(body.externalId)}" and the same Project`,
+			),
+	},
 };

@@ -1,11 +1,11 @@
 import type { RequestOperation } from '../../shared/operation';
-import { TASKS, projectInPath } from './fields';
+import { TASKS, projectInPath, LIST } from './fields';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',
 	value: 'getAll',
 	action: 'List the work orders of a project',
 	description: 'List the work orders of a project',
-	fields: [projectInPath],
+	fields: [projectInPath, ...LIST],
 	request: { method: 'GET', path: `${TASKS}/project/{project}`, list: true },
 };

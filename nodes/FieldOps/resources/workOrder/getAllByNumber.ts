@@ -1,5 +1,5 @@
 import type { RequestOperation } from '../../shared/operation';
-import { TASKS, projectNumber, workOrderNumber } from './fields';
+import { TASKS, projectNumber, workOrderNumber, LIST } from './fields';
 
 export const getAllByNumber: RequestOperation = {
 	name: 'Get Many by Work Order Number',
@@ -7,7 +7,7 @@ export const getAllByNumber: RequestOperation = {
 	action: 'List the work orders sharing a number',
 	description:
 		'List every work order with this number in the project with this number (numbers are not always unique)',
-	fields: [projectNumber, workOrderNumber],
+	fields: [projectNumber, workOrderNumber, ...LIST],
 	request: {
 		method: 'GET',
 		path: `${TASKS}/by-project-number/{projectNumber}/by-task-number/{workOrderNumber}/list`,

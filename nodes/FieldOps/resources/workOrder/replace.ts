@@ -1,7 +1,7 @@
 import type { RequestOperation } from '../../shared/operation';
 import {
 	ONE_WORK_ORDER,
-	active,
+	replaceActive,
 	companyFromProject,
 	name,
 	additionalFields,
@@ -16,6 +16,6 @@ export const replace: RequestOperation = {
 	value: 'replace',
 	action: 'Replace a work order',
 	description: 'Send the complete work order; fields not set are reset to their defaults',
-	fields: [projectInBody, workOrder, externalId, name, active, replaceNotice, additionalFields],
+	fields: [projectInBody, workOrder, externalId, name, replaceActive, replaceNotice, additionalFields],
 	request: { method: 'PUT', path: ONE_WORK_ORDER, prepare: companyFromProject },
 };

@@ -7,5 +7,9 @@ export const update: RequestOperation = {
 	action: 'Update a work order',
 	description: 'Change only the fields you set',
 	fields: [projectOfWorkOrder, workOrder, updateFields],
-	request: { method: 'PATCH', path: ONE_WORK_ORDER },
+	request: {
+		method: 'PATCH',
+		path: ONE_WORK_ORDER,
+		changes: { collection: 'updateFields', label: 'Update Fields', example: 'Name' },
+	},
 };
