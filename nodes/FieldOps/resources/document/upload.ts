@@ -202,7 +202,7 @@ async function uploadItem(context: IExecuteFunctions, item: Item, input: INodeEx
 		const error = nodeError(context.getNode(), failure, item.index);
 		const details = describe(file);
 		if (error.description) details.description = error.description;
-		if (error.httpCode) details.httpCode = error.httpCode;
+		if ('httpCode' in error && error.httpCode) details.httpCode = error.httpCode;
 		results.push({ json: { error: error.message, details } });
 	}
 	return results;
