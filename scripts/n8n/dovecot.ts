@@ -49,6 +49,8 @@ export interface Dovecot {
 	addUser(user: string, password: string): Mailbox;
 	/** Delivers messages into a user's INBOX as new mail, atomically each; works while Dovecot is down. */
 	deliver(user: string, ...messages: Buffer[]): void;
+	/** How many times a user has logged in (from Dovecot's log): a client connected to the mailbox. */
+	logins(user: string): number;
 	/** How many messages of a user's INBOX are unread and read (from the Maildir's file names). */
 	count(user: string): { unseen: number; seen: number };
 	/** Ends the server and every session at once (the whole process group), as a crash or restart does. */
@@ -242,6 +244,11 @@ export async function startDovecot(options: { port?: number; binary?: string } =
 				return name;
 			});
 			for (const name of names) renameSync(join(maildir, 'tmp', name), join(maildir, 'new', name));
+		},
+		logins(user) {
+			const log = join(dir, 'log', 'dovecot-info.log');
+			if (!existsSync(log)) return 0;
+			return readFileSync(log, 'utf8').split(`Login: user=<${user}>`).length - 1;
 		},
 		count(user) {
 			const maildir = maildirOf(user);
