@@ -37,10 +37,11 @@ const EXTENSIONS: Record<string, string> = {
  * its property and type (`attachment_0.png`).
  */
 export function fileNameOf(binary: IBinaryData, property: string): string {
-	const own = (binary.fileName ?? '')
-		.split(/[\\/]/)
-		.pop()
-		?.replace(/[\u0000-\u001f\u007f]/g, '')
+	const last = (binary.fileName ?? '').split(/[\\/]/).pop() ?? '';
+	// Control characters (line breaks in a header-borne name) are dropped.
+	const own = [...last]
+		.filter((c) => c >= ' ' && c !== '\u007f')
+		.join('')
 		.trim();
 	if (own && own !== '.' && own !== '..') return own;
 	const extension = binary.fileExtension || EXTENSIONS[binary.mimeType] || 'bin';
