@@ -28,6 +28,7 @@ const MiB = 1024 * 1024;
 // A mail takes ~15 s to be seen (imapflow's IDLE delay), longer on a loaded machine.
 const ARRIVAL_WAIT_MS = 120_000;
 const TRIGGER = 'New e-mail';
+const SITE_MANAGER = 'byggeleder@entreprenor.example.com';
 const UPLOAD = 'Attach to the project';
 const PNG = Buffer.from(
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -208,8 +209,33 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 				secure: false,
 				allowUnauthorizedCerts: false,
 			});
-			// The example as users import it: only its credentials are the ones just made.
-			workflowId = await n8n.importWorkflow(example, {
+			// The example as users import it, with its credentials and, in "Where mails go", two senders filled in as
+			// a user would (project number in the subject stays on; no project for all other mails).
+			const settings = {
+				'Senders and their projects': `${SITE_MANAGER} = ${project.projectNumber}\n@landmaaler.example.com = ${project.projectNumber}`,
+			};
+			const configured = {
+				...example,
+				nodes: example.nodes.map((node) =>
+					node.name !== 'Where mails go'
+						? node
+						: {
+								...node,
+								parameters: {
+									...(node.parameters as object),
+									assignments: {
+										assignments: (
+											node.parameters as { assignments: { assignments: { name: string; value: unknown }[] } }
+										).assignments.assignments.map((field) => ({
+											...field,
+											value: settings[field.name as keyof typeof settings] ?? field.value,
+										})),
+									},
+								},
+							},
+				),
+			};
+			workflowId = await n8n.importWorkflow(configured, {
 				[CREDENTIAL_TYPE]: { id: fieldOps, name: 'Field Ops account' },
 				imap: { id: imap, name: 'Mailbox for documents' },
 			});
@@ -231,7 +257,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 		});
 
 		timed(
-			'batch of 8 mails',
+			'batch of mails',
 			'reads a batch of mails once each: every attachment arrives with its name and bytes, a mail without one stays green',
 			async () => {
 				const forwarded = buildMail({
@@ -273,6 +299,19 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 						attachments: [file('Målebrev for bærevegg på tomt 5.pdf', 'application/pdf', pdf('æøå ÆØÅ'))],
 					}),
 					climbing: mail('Rar filsti', { attachments: [file('../../x.pdf', 'application/pdf', pdf('x'))] }),
+					// No project number in the subject: the project by the sender, or by the sender's domain.
+					sender: {
+						...mail('x'),
+						from: `Per Byggeleder <${SITE_MANAGER}>`,
+						subject: `Dagsrapport (${mode})`,
+						attachments: [file('Dagsrapport.pdf', 'application/pdf', pdf('dagsrapport'))],
+					},
+					domain: {
+						...mail('x'),
+						from: 'Kari Landmåler <kari@landmaaler.example.com>',
+						subject: `Stikningsdata (${mode})`,
+						attachments: [file('Stikning.csv', 'text/csv', Buffer.from('punkt;x;y\n1;100;200\n'))],
+					},
 				};
 				deliver(...Object.values(mails));
 				const executions = await executionsFor(Object.values(mails).map((m) => m.subject));
@@ -295,6 +334,8 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 					nordic: ['Målebrev for bærevegg på tomt 5.pdf'],
 					// n8n's trigger (and the node) keep only the last segment of a path-like name.
 					climbing: ['x.pdf'],
+					sender: ['Dagsrapport.pdf'],
+					domain: ['Stikning.csv'],
 				};
 				expect(uploaded.sort()).toEqual(Object.values(names).flat().sort());
 				expect(success.every((item) => item.json.noAttachment || item.json.successful === true)).toBe(true);
@@ -321,7 +362,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 
 		timed(
 			'refused files',
-			'shows a refused file and a mail for an unknown project as a visible failure naming each file and why; the other files arrive',
+			'shows refused files and mails without a project (none found, or an unknown one) as a visible failure naming each file and why; the other files arrive',
 			async () => {
 				deliver(
 					mail('Sjekkliste og oppsett', {
@@ -334,12 +375,18 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 						attachments: [file('Tegninger virus.zip', 'application/zip', noise(3_000, 3))],
 					}),
 					{
+						...mail('x'),
+						from: 'Ukjent <post@ukjent.example.com>',
+						subject: `Tilbud uten prosjekt (${mode})`,
+						attachments: [file('Tilbud.pdf', 'application/pdf', pdf('tilbud'))],
+					},
+					{
 						...mail('Feil prosjekt'),
 						subject: '[NOPE-404] Tegning til feil prosjekt',
 						attachments: [file('Feil prosjekt.pdf', 'application/pdf', pdf('feil'))],
 					},
 				);
-				const subjects = delivered.slice(-3);
+				const subjects = delivered.slice(-4);
 				const executions = await executionsFor(subjects);
 				// Red: the example's "Not attached" stops the run with a message naming each file and why.
 				expect(executions.some((e) => e.status === 'error')).toBe(true);
@@ -349,12 +396,15 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 					/"Tegninger virus\.zip" was not uploaded: Field Ops did not accept the file: The file was rejected by the virus scan/,
 				);
 				expect(message).toMatch(/"Feil prosjekt\.pdf" was not uploaded: The project was not found/);
+				// No number in the subject, a sender not listed, no project for all other mails.
+				expect(message).toMatch(/"Tilbud\.pdf" was not uploaded: Project is empty/);
 				const failed = executions.flatMap((e) =>
 					uploadOutputs(e).failure.map((item) => [item.json.details?.fileName, item.json.subject]),
 				);
 				expect(failed.sort()).toEqual(
 					[
-						['Feil prosjekt.pdf', subjects[2]],
+						['Feil prosjekt.pdf', subjects[3]],
+						['Tilbud.pdf', subjects[2]],
 						['Tegninger virus.zip', subjects[1]],
 						['oppsett.exe', subjects[0]],
 					].sort(),
@@ -373,9 +423,10 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 					attachments: [file('Befaringsrapport uke 48.pdf', 'application/pdf', pdf('befaringsrapport'))],
 				});
 				const restarted = Date.now();
+				// Delivered once the server is gone (stop() waits for it), started again at once: the trigger's
+				// reconnection backs off 1, 2, 4 s…, so a longer outage only makes the test slower.
 				await dovecot.stop();
 				deliver(report);
-				await new Promise((r) => setTimeout(r, 500));
 				await dovecot.start();
 				const executions = await executionsFor([report.subject]);
 				timings[`${mode}: restart → uploaded (s)`] = (Date.now() - restarted) / 1000;
