@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../test/sandbox/server';
+import { startDemoMailbox, type DemoMailbox } from './demo-mailbox';
 import { ensureN8n, node24Env, ROOT } from './n8n/install';
 import { CREDENTIAL_TYPE, freePort, OWNER, startN8n, type N8nInstance, type WorkflowFile } from './n8n/run';
 
@@ -27,12 +28,14 @@ async function portOrFree(wanted: number): Promise<number> {
 async function main(): Promise<void> {
 	let sandbox: RunningSandbox | undefined;
 	let n8n: N8nInstance | undefined;
+	let mailbox: DemoMailbox | undefined;
 	let stopping = false;
 	const stop = async (code: number) => {
 		if (stopping) return;
 		stopping = true;
 		console.log('\nStopping n8n and the sandbox…');
 		await n8n?.stop().catch(() => undefined);
+		await mailbox?.close().catch(() => undefined);
 		await sandbox?.close().catch(() => undefined);
 		process.exit(code);
 	};
@@ -89,10 +92,17 @@ async function main(): Promise<void> {
 					.sort()
 			: [];
 		const imported: string[] = [];
+		// The e-mail example reads a mailbox the demo provides (Dovecot), when it can.
+		mailbox = await startDemoMailbox(n8n);
+		let mailWorkflowId: string | undefined;
 		for (const file of files) {
 			const workflow = JSON.parse(readFileSync(join(examplesDir, file), 'utf8')) as WorkflowFile;
 			// The examples refer to the credential by a placeholder id; point them at the one just created.
-			await n8n.importWorkflow(workflow, { [CREDENTIAL_TYPE]: { id: credentialId, name: CREDENTIAL_NAME } });
+			const id = await n8n.importWorkflow(workflow, {
+				[CREDENTIAL_TYPE]: { id: credentialId, name: CREDENTIAL_NAME },
+				...mailbox.credentials,
+			});
+			if (file === 'email-attachments-to-project-documents.json') mailWorkflowId = id;
 			imported.push(workflow.name);
 		}
 
@@ -106,7 +116,10 @@ n8n is running with n8n-nodes-fieldops (Ctrl-C stops n8n and the sandbox).
   Credential  "${CREDENTIAL_NAME}" → the sandbox (client ${admin.clientId}, company ${admin.companyId}), ${testLine}
   Workflows   ${imported.length ? imported.join(', ') : '(no examples/*.json yet)'}
   Sandbox     core ${sandbox.coreUrl}, reporting ${sandbox.reportingUrl}, token ${sandbox.identityUrl}
+${mailbox.lines.join('\n')}
   n8n log     ${join(n8n.userFolder, 'n8n.log')}`);
+		const project = [...sandbox.sandbox.world.projects.values()].find((p) => p.companyId === admin.companyId);
+		if (mailWorkflowId && project) await mailbox.run(mailWorkflowId, project.projectNumber);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : error);
 		await stop(1);

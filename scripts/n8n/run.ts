@@ -163,6 +163,8 @@ export interface StartOptions {
 	port?: number;
 	/** Extra environment for n8n (e.g. queue mode). */
 	env?: Record<string, string>;
+	/** n8n's binary data mode (N8N_DEFAULT_BINARY_DATA_MODE); n8n's own default when omitted. */
+	binaryDataMode?: 'filesystem' | 'database';
 	/** Print n8n's output here instead of only into `<user folder>/n8n.log`. */
 	inheritOutput?: boolean;
 	/** Seconds to wait for /healthz/readiness and /rest/settings. */
@@ -383,7 +385,10 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	}
 
 	const port = options.port ?? (await freePort());
-	const env = n8nEnv(userFolder, port, await freePort(), options.env);
+	const binaryMode: Record<string, string> = options.binaryDataMode
+		? { N8N_DEFAULT_BINARY_DATA_MODE: options.binaryDataMode }
+		: {};
+	const env = n8nEnv(userFolder, port, await freePort(), { ...binaryMode, ...options.env });
 	const started = Date.now();
 	const n8nProcess = spawnN8n(
 		n8n,

@@ -1,10 +1,11 @@
 /**
- * The two programs the end-to-end tests need from the system: Redis (queue mode) and Chromium (the editor test).
+ * The programs the end-to-end tests need from the system: Redis (queue mode), Chromium (the editor test) and
+ * Dovecot (the mail test's IMAP server).
  * `ensureSystemPackages()` finds them; when one is missing and this runs as root on Debian, it installs it from
  * Debian's packages and says so; otherwise it fails with the one command to run. No registry package ships a
  * Redis server or a Chromium that runs here without a download of its own, hence Debian's packages.
  *
- * `REDIS_SERVER` and `CHROMIUM_PATH` point at other binaries (as in the tests themselves).
+ * `REDIS_SERVER`, `CHROMIUM_PATH` and `DOVECOT_PATH` point at other binaries (as in the tests themselves).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -28,9 +29,14 @@ function versionOf(binary: string, args: string[]): string | undefined {
 	return run.stdout.trim().split('\n')[0];
 }
 
+/** Dovecot's master: DOVECOT_PATH, else Debian's /usr/sbin/dovecot (not on a non-root PATH), else `dovecot`. */
+export const dovecotBinary = (env: NodeJS.ProcessEnv = process.env) =>
+	env.DOVECOT_PATH ?? (existsSync('/usr/sbin/dovecot') ? '/usr/sbin/dovecot' : 'dovecot');
+
 export function systemPrograms(env: NodeJS.ProcessEnv = process.env): SystemProgram[] {
 	const redis = env.REDIS_SERVER ?? 'redis-server';
 	const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+	const dovecot = dovecotBinary(env);
 	return [
 		{
 			name: 'Redis',
@@ -46,6 +52,13 @@ export function systemPrograms(env: NodeJS.ProcessEnv = process.env): SystemProg
 			binary: chromium,
 			// `chromium --version` starts the browser's wrapper script: checking the file first keeps a missing one fast.
 			version: () => (existsSync(chromium) ? versionOf(chromium, ['--version']) : undefined),
+		},
+		{
+			name: 'Dovecot',
+			debianPackage: 'dovecot-imapd',
+			why: 'the mail test (test/e2e/mail.test.ts)',
+			binary: dovecot,
+			version: () => versionOf(dovecot, ['--version']),
 		},
 	];
 }
@@ -79,11 +92,11 @@ export function planSystemPackages(missing: string[], machine: { root: boolean; 
 		: 'this is not a Debian-like system (no apt-get)';
 	const command = machine.apt
 		? aptCommand(missing, machine.root)
-		: `install ${missing.join(' and ')} with your system's package manager, or set REDIS_SERVER / CHROMIUM_PATH`;
+		: `install ${missing.join(' and ')} with your system's package manager, or set REDIS_SERVER / CHROMIUM_PATH / DOVECOT_PATH`;
 	return { action: 'fail', packages: missing, command, reason };
 }
 
-/** Finds Redis and Chromium, installs the missing ones when it can; throws with the command to run when it cannot. */
+/** Finds Redis, Chromium and Dovecot, installs the missing ones when it can; throws with the command to run when it cannot. */
 export function ensureSystemPackages(log: (line: string) => void = console.log): void {
 	const programs = systemPrograms();
 	const missing = programs.filter((program) => program.version() === undefined);

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { csvRecords } from '../helpers/csv';
-import { call, tokenFor, useSandbox } from '../helpers/sandbox';
+import { useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
@@ -20,13 +20,7 @@ import {
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
-import {
-	administrator,
-	callWebhook,
-	projectsWorkflow,
-	sandboxCredentialData,
-	sandboxProjectIds,
-} from './fixtures';
+import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
 const timings: Record<string, number> = {};
 
@@ -248,102 +242,6 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			expect(csvRecords(stored.slice(1)).records).toHaveLength(file.json.records);
 			const [mailed] = execution.data.resultData.runData['Email it to payroll'][0].data.main[0];
 			expect(mailed.binary.data.id).toBe(file.binary.data.id);
-		},
-	);
-	timed(
-		'runs the "E-mail attachments → project documents" example: both attachments land on the project named in the subject',
-		async () => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const example = require('../../examples/email-attachments-to-project-documents.json') as WorkflowFile;
-			// No mail server here: a webhook receives the mail as multipart form data, and an Edit Fields node shapes it
-			// like the IMAP trigger's output (`subject` in json, the files as attachment_0, attachment_1). The Field Ops
-			// node is the example's, untouched.
-			const path = randomUUID();
-			const imap = example.nodes.find((node) => node.type === 'n8n-nodes-base.emailReadImap');
-			if (!imap) throw new Error('the example has no IMAP trigger any more: update this test');
-			const nodes = [
-				...example.nodes.filter((node) => node !== imap),
-				{
-					id: 'mail-1',
-					name: 'Mail (webhook)',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [-260, 0],
-					webhookId: path,
-					parameters: {
-						httpMethod: 'POST',
-						path,
-						responseMode: 'lastNode',
-						responseData: 'allEntries',
-						options: {},
-					},
-				},
-				{
-					id: 'mail-2',
-					name: imap.name,
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [0, 0],
-					parameters: {
-						mode: 'manual',
-						assignments: {
-							assignments: [
-								{ id: 'subject', name: 'subject', value: '={{ $json.body.subject }}', type: 'string' },
-							],
-						},
-						includeOtherFields: true,
-						options: { stripBinary: false },
-					},
-				},
-			];
-			const connections = {
-				...(example.connections as Record<string, unknown>),
-				'Mail (webhook)': { main: [[{ node: imap.name, type: 'main', index: 0 }]] },
-			};
-			const workflowId = await n8n.importWorkflow(
-				{ ...example, nodes, connections },
-				{ [CREDENTIAL_TYPE]: { id: credentialForCli, name: 'Field Ops e2e' } },
-			);
-			await n8n.activateWorkflow(workflowId);
-
-			const token = await tokenFor(sb(), administrator(sb()).clientId);
-			const project = (
-				(await call(sb().coreUrl, '/api/v4/integration/projects', { token })).body as {
-					id: string;
-					projectNumber: string;
-				}[]
-			)[0];
-			const mail = new FormData();
-			mail.append('subject', `[${project.projectNumber}] Reviderte tegninger`);
-			mail.append('attachment_0', new Blob(['%PDF-1.4 A'], { type: 'application/pdf' }), 'Tegning A.pdf');
-			mail.append(
-				'attachment_1',
-				new Blob(['%PDF-1.4 B'], { type: 'application/pdf' }),
-				'Tegning_bærevegg_ø.pdf',
-			);
-			const answer = await callWebhook(n8n, path, mail);
-			const text = await answer.text();
-			expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({
-				status: 200,
-				text: '',
-			});
-			const [result] = JSON.parse(text) as {
-				successful: boolean;
-				section: string;
-				files: { name: string; size: number }[];
-			}[];
-			expect(result).toMatchObject({ successful: true, section: 'E-post' });
-			// n8n's webhook stores multipart files in the order they finish parsing, so the upload order varies.
-			expect(result.files.map((f) => [f.name, f.size]).sort()).toEqual([
-				['Tegning A.pdf', 10],
-				['Tegning_bærevegg_ø.pdf', 10],
-			]);
-
-			// The documents are on the project's "E-post" page, as the service lists them.
-			const pages = (
-				await call(sb().coreUrl, `/api/v4/integration/projects/${project.id}/documents`, { token })
-			).body as unknown;
-			expect(JSON.stringify(pages)).toContain('Tegning_bærevegg_ø.pdf');
 		},
 	);
 });

@@ -1,6 +1,6 @@
 /**
- * What the end-to-end set-up does about Redis and Chromium (scripts/n8n/system-packages.ts): nothing when both are
- * there, apt as root on Debian, else a failure naming the one command to run.
+ * What the end-to-end set-up does about Redis, Chromium and Dovecot (scripts/n8n/system-packages.ts): nothing when
+ * all are there, apt as root on Debian, else a failure naming the one command to run.
  */
 import { planSystemPackages, systemPrograms } from '../../scripts/n8n/system-packages';
 
@@ -45,16 +45,24 @@ describe('end-to-end system packages', () => {
 		expect(plan).toMatchObject({ action: 'fail', reason: 'this is not a Debian-like system (no apt-get)' });
 	});
 
-	it('looks where the tests look: REDIS_SERVER and CHROMIUM_PATH, else redis-server and /usr/bin/chromium', () => {
+	it('looks where the tests look: REDIS_SERVER, CHROMIUM_PATH and DOVECOT_PATH, else redis-server, /usr/bin/chromium and dovecot', () => {
 		expect(systemPrograms({}).map((p) => [p.debianPackage, p.binary])).toEqual([
 			['redis-server', 'redis-server'],
 			['chromium', '/usr/bin/chromium'],
+			// Debian's path when installed (/usr/sbin is not on every PATH), else the name.
+			['dovecot-imapd', expect.stringMatching(/^(\/usr\/sbin\/)?dovecot$/)],
 		]);
 		const custom = systemPrograms({
 			REDIS_SERVER: '/opt/redis/bin/redis-server',
 			CHROMIUM_PATH: '/nowhere/chromium',
+			DOVECOT_PATH: '/nowhere/dovecot',
 		});
-		expect(custom.map((p) => p.binary)).toEqual(['/opt/redis/bin/redis-server', '/nowhere/chromium']);
+		expect(custom.map((p) => p.binary)).toEqual([
+			'/opt/redis/bin/redis-server',
+			'/nowhere/chromium',
+			'/nowhere/dovecot',
+		]);
 		expect(custom[1].version()).toBeUndefined();
+		expect(custom[2].version()).toBeUndefined();
 	});
 });

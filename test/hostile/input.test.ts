@@ -257,7 +257,12 @@ describe('Rule 6 — input', () => {
 
 		it('a 201 with the upload result is a success', async () => {
 			const outcome = await upload(json(201, { successful: true, files: [] }));
-			expect(outcome.items[0].json).toEqual({ successful: true, files: [] });
+			expect(outcome.items[0].json).toEqual({
+				fileName: 'a.pdf',
+				binaryPropertyName: 'data',
+				successful: true,
+				files: [],
+			});
 		});
 	});
 });

@@ -76,7 +76,7 @@ describe('Rule 3 — redirects', () => {
 				});
 
 				expect(outcome.message).toMatch(
-					/^(Machine of item 1 failed: )?Field Ops answered with a redirect to 127\.0\.0\.1:\d+; the request was not sent there$/,
+					/^(Machine of item 1 failed: |"a\.pdf" was not uploaded: )?Field Ops answered with a redirect to 127\.0\.0\.1:\d+; the request was not sent there$/,
 				);
 				expect(outcome.description).toMatch(/Core API URL/);
 				expect(fake.requests('elsewhere')).toEqual([]);

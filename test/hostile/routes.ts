@@ -110,7 +110,13 @@ export async function runNode(
 	const result = await harness.run(workflow, { triggerItems: items });
 	const out = result.items['Field Ops'] ?? [];
 	const failed = result.nodeErrors['Field Ops'] as (Error & { description?: string }) | undefined;
-	const itemError = out.find((i) => i.error)?.error as (Error & { description?: string }) | undefined;
+	// An error item carries n8n's error object, or (Document → Upload, to keep which file under `details`) only JSON.
+	const failedItem = out.find((i) => i.error ?? i.json.error);
+	const itemError = (failedItem?.error ??
+		(failedItem && {
+			message: failedItem.json.error,
+			description: (failedItem.json.details as { description?: string } | undefined)?.description,
+		})) as (Error & { description?: string }) | undefined;
 	const error = failed ?? itemError;
 	return {
 		items: out,

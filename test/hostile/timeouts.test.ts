@@ -65,7 +65,9 @@ describe('Rule 5 — timeouts', () => {
 		fake.on('core', 'POST', documentUpload.main.path, silence);
 		const outcome = await run(documentUpload, 1, true);
 
-		expect(outcome.message).toMatch(/^Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/);
+		expect(outcome.message).toMatch(
+			/^"a\.pdf" was not uploaded: Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/,
+		);
 		expect(outcome.description).toMatch(/raise the Timeout option/);
 		expect(sent(documentUpload)).toBe(1);
 		expectNoSecrets(outcome);

@@ -391,4 +391,36 @@ describe('sandbox core: documents', () => {
 			(await upload(projectDocs(), form({ name: 'x', content: 'x' }), { section: 'S'.repeat(300) })).status,
 		).toBe(400);
 	});
+	it('refuses files by name only when a test asks (fault injection): an error status, or successful: false; stores nothing', async () => {
+		const refuse = (body: unknown) =>
+			call(sb().coreUrl, '/__sandbox/documents/refusals', { method: 'POST', json: body });
+		expect(
+			(await refuse({ nameEndsWith: '.EXE', status: 415, message: 'File type not allowed' })).status,
+		).toBe(200);
+		expect(
+			(await refuse([{ nameEndsWith: 'virus.zip', message: 'The file was rejected by the virus scan' }]))
+				.status,
+		).toBe(200);
+		expect((await refuse({ nameEndsWith: '', message: 'x' })).status).toBe(400);
+		const before = (await pages(projectDocs())).flatMap((p) => p.files).length;
+
+		const typed = await upload(
+			projectDocs(),
+			form({ name: 'ok.pdf', content: 'x' }, { name: 'setup.exe', content: 'MZ' }),
+		);
+		expect(typed.status).toBe(415);
+		expect(JSON.stringify(typed.body)).toContain('File type not allowed');
+		const scanned = await upload(projectDocs(), form({ name: 'Tegninger virus.zip', content: 'PK' }));
+		expect(scanned.status).toBe(200);
+		expect(scanned.body).toMatchObject({
+			successful: false,
+			message: 'The file was rejected by the virus scan',
+			files: [],
+		});
+		expect((await pages(projectDocs())).flatMap((p) => p.files)).toHaveLength(before);
+
+		expect((await upload(projectDocs(), form({ name: 'setup.exe.pdf', content: 'x' }))).status).toBe(200);
+		await call(sb().coreUrl, '/__sandbox/documents/refusals', { method: 'DELETE' });
+		expect((await upload(projectDocs(), form({ name: 'setup.exe', content: 'MZ' }))).status).toBe(200);
+	});
 });

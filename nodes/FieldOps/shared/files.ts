@@ -26,10 +26,20 @@ function stallGuard(body: ByteStream, ms: number): ByteStream {
 	const source = body[Symbol.asyncIterator]();
 	async function* chunks() {
 		for (;;) {
-			const stalled = new Promise<'stalled'>((resolve) =>
-				AbortSignal.timeout(ms).addEventListener('abort', () => resolve('stalled')),
-			);
-			const next = await Promise.race([source.next(), stalled]);
+			// The timer's listener is removed once the chunk is in: left on, each 60 s timer would keep its race, and
+			// with it the chunk, alive until it fires (the whole file in memory).
+			const signal = AbortSignal.timeout(ms);
+			let onAbort: () => void = () => undefined;
+			const stalled = new Promise<'stalled'>((resolve) => {
+				onAbort = () => resolve('stalled');
+				signal.addEventListener('abort', onAbort, { once: true });
+			});
+			let next: IteratorResult<Buffer> | 'stalled';
+			try {
+				next = await Promise.race([source.next(), stalled]);
+			} finally {
+				signal.removeEventListener('abort', onAbort);
+			}
 			if (next === 'stalled') {
 				body.destroy();
 				throw Object.assign(new Error('stalled'), { code: 'ETIMEDOUT' });

@@ -1,5 +1,15 @@
+import { z } from 'zod';
+
 import { addFile, fileBytes, fileStore } from '../files';
-import { badRequest, forbidden, notFound, queryBool, type Reply, type RequestContext } from '../http';
+import {
+	ApiError,
+	badRequest,
+	forbidden,
+	notFound,
+	queryBool,
+	type Reply,
+	type RequestContext,
+} from '../http';
 import type { Router } from '../router';
 import type { Project, Task, World } from '../state';
 import { ensureAccess } from './access';
@@ -28,6 +38,31 @@ const ALT_DOCUMENT_COLLECTION_REF = 'information_page';
 const MAX_SECTION_LENGTH = 200;
 
 const pages = (world: World) => world.state('core:document-pages', () => [] as Page[]);
+
+/**
+ * Fault injection, not a guess about the service (the spec accepts any file type): files whose name ends with
+ * `nameEndsWith` (case-insensitive) are refused, either as an error status (415 for a type, 413 for a size) or,
+ * without `status`, with a 200 upload result `successful: false`. Nothing of such a request is stored.
+ */
+interface Refusal {
+	nameEndsWith: string;
+	status?: number;
+	message: string;
+}
+const refusals = (world: World) => world.state('core:document-refusals', () => [] as Refusal[]);
+const refusalBody = z
+	.object({
+		nameEndsWith: z.string().min(1),
+		status: z.number().int().min(400).max(599).optional(),
+		message: z.string().min(1),
+	})
+	.strict();
+
+function refusalFor(world: World, names: string[]): Refusal | undefined {
+	return refusals(world).find((refusal) =>
+		names.some((name) => name.toLowerCase().endsWith(refusal.nameEndsWith.toLowerCase())),
+	);
+}
 
 /**
  * The section of a work-order upload without `section` [D5]: the work order's number, else its short
@@ -95,6 +130,20 @@ async function upload(ctx: RequestContext, world: World, kind: Kind): Promise<Re
 	const section = sectionOf(ctx, world, where);
 	const replace = queryBool(ctx, 'replaceExistingFilesWithSameName') ?? false;
 	const uploaded = await fileParts(ctx);
+	const refused = refusalFor(
+		world,
+		uploaded.map((file) => file.name),
+	);
+	if (refused?.status)
+		throw new ApiError(refused.status, refused.message, [{ field: 'file', message: refused.message }]);
+	if (refused)
+		return createdReply(world, {
+			successful: false,
+			message: refused.message,
+			section,
+			files: [],
+			infoPageFiles: [],
+		});
 	let page = pages(world).find((p) => p.projectId === where.project.id && p.section === section);
 	if (!page) {
 		page = { pageExternalId: world.newId(), projectId: where.project.id, section, taskIds: [], files: [] };
@@ -161,6 +210,15 @@ function findDocument(ctx: RequestContext, world: World, kind: Kind) {
 }
 
 export function registerDocuments(router: Router): void {
+	router.control('POST', '/__sandbox/documents/refusals', async (ctx, { world }) => {
+		const body = await ctx.json(z.union([refusalBody, z.array(refusalBody)]));
+		refusals(world).push(...(Array.isArray(body) ? body : [body]));
+		return { status: 200, json: { refusals: refusals(world).length } };
+	});
+	router.control('DELETE', '/__sandbox/documents/refusals', (_ctx, { world }) => {
+		refusals(world).length = 0;
+		return { status: 200, json: { ok: true } };
+	});
 	for (const kind of ['projects', 'tasks'] as const) {
 		const base = `/api/v4/integration/${kind}/{id}/documents`;
 		router.core('POST', base, (ctx, { world }) => upload(ctx, world, kind));
