@@ -2,14 +2,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
+	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { httpOf, sendOwn } from './auth';
 import { FieldOpsFailure, hide, looksLikeHtml } from './errors';
 import { urlFieldLabel, type Api, type Settings } from './settings';
-import type { HttpCall } from './token';
+import type { Token } from './token';
 
 export type FieldOpsContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -50,16 +52,6 @@ export interface ApiResponse<T = unknown> {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
 
-export const httpOf =
-	(context: FieldOpsContext): HttpCall =>
-	async (options) =>
-		(await context.helpers.httpRequest({
-			...options,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		})) as IN8nHttpFullResponse;
-
 /** Drops a streamed body we will not read, so its connection is freed. */
 export function discard(body: unknown) {
 	(body as { destroy?: () => void } | undefined)?.destroy?.();
@@ -75,13 +67,12 @@ export async function exchange(
 	settings: Settings,
 	request: ApiRequest,
 	first: string,
-	token: string,
+	token: Token,
 ) {
 	const http = httpOf(context);
 	let url = first;
 	for (let hop = 0; ; hop++) {
-		const own = settings.isOwn(url);
-		const response = await http({
+		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
 			qs: url === first ? request.qs : undefined,
@@ -89,10 +80,14 @@ export async function exchange(
 			...(Object.values(request.qs ?? {}).some(Array.isArray) ? { arrayFormat: 'repeat' as const } : {}),
 			body: request.body as IDataObject,
 			json: request.body !== undefined && !isBlob(request.body),
-			headers: { Accept: 'application/json', ...(own ? { Authorization: `Bearer ${token}` } : {}) },
+			headers: { Accept: 'application/json' },
 			encoding: request.expect === 'stream' ? 'stream' : 'text',
 			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-		});
+		};
+		// The token only goes with requests to the credential's own addresses.
+		const response = settings.isOwn(url)
+			? await sendOwn(context, settings, options, token)
+			: await http(options);
 		const location = response.headers?.location;
 		if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
 			return response;
