@@ -116,13 +116,16 @@ export async function addBearerToken(
 	options: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const settings = settingsOf(credentials);
+	// n8n's legacy request helpers (the HTTP Request node's) name the address `uri`.
+	const address = String(options.url ?? (options as { uri?: unknown }).uri ?? '');
 	const url =
-		options.baseURL && URL.canParse(options.url, options.baseURL)
-			? new URL(options.url, options.baseURL).toString()
-			: options.url;
+		options.baseURL && URL.canParse(address, options.baseURL)
+			? new URL(address, options.baseURL).toString()
+			: address;
+	const host = URL.canParse(url) ? new URL(url).host : url || 'an address without a host';
 	if (!settings.isOwn(url))
 		throw new FieldOpsFailure(
-			`The Field Ops credential only sends its token to its own addresses, and ${URL.canParse(url) ? new URL(url).host : url} is not one of them`,
+			`The Field Ops credential only sends its token to its own addresses, and ${host} is not one of them`,
 			'Use an address under the Core API URL, Reporting API URL or Machine-State API URL of the credential.',
 		);
 	const token = settings.staticToken ?? settings.stored?.value;
