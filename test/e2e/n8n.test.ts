@@ -126,11 +126,12 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		'with SSRF protection on (n8n 3.0), a Field Ops address it blocks names the setting to change, in the credential test and the node',
 		async () => {
 			// The sandbox by its loopback address: in a blocked range, and not the host name the suites allow.
+			const loopback = (url: string) => url.replace('//localhost:', '//127.0.0.1:');
 			const blocked = {
 				...credentialData(),
-				coreUrl: sb().coreUrl,
-				reportingUrl: sb().reportingUrl,
-				identityUrl: sb().identityUrl,
+				coreUrl: loopback(sb().coreUrl),
+				reportingUrl: loopback(sb().reportingUrl),
+				identityUrl: loopback(sb().identityUrl),
 			};
 			const id = await n8n.createCredential('Field Ops (blocked address)', CREDENTIAL_TYPE, blocked);
 			const tested = await n8n.testCredential(id, CREDENTIAL_TYPE);
