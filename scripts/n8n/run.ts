@@ -666,13 +666,14 @@ export interface N8nWorker {
  * Queue mode: an `n8n worker` beside a main started with `EXECUTIONS_MODE=queue` (same user folder, database,
  * encryption key and Redis, so it loads the same community packages). Resolves once the worker is ready.
  */
-export async function startWorker(main: N8nInstance, readySeconds = 90): Promise<N8nWorker> {
+export async function startWorker(main: N8nInstance, readySeconds = 90, name = 'worker'): Promise<N8nWorker> {
 	const env = {
 		...main.env,
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
 	};
-	const logFile = join(main.userFolder, 'worker.log');
+	// One log per worker (`<name>.log`): readiness and the executions it ran are read from it.
+	const logFile = join(main.userFolder, `${name}.log`);
 	// A fresh log: readiness is read from it.
 	writeFileSync(logFile, '');
 	const worker = spawnN8n(main.n8n, 'worker', main.userFolder, env, logFile);
