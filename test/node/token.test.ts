@@ -4,14 +4,16 @@ import { N8nHarness } from '../harness';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow } from '../helpers/workflows';
 
+type Client = { identityUrl: string; clientId: string; clientSecret: string; scope: string };
+type Token = { value: string; renewAt: number; shared: boolean };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { fingerprintOf } = require('../../dist/nodes/FieldOps/shared/token') as {
-	fingerprintOf(client: {
-		identityUrl: string;
-		clientId: string;
-		clientSecret: string;
-		scope: string;
-	}): string;
+const { accessToken, fingerprintOf } = require('../../dist/nodes/FieldOps/shared/token') as {
+	fingerprintOf(client: Client): string;
+	accessToken(
+		http: () => Promise<never>,
+		client: Client,
+		request: { stored?: Token; reread?: () => Promise<Token | undefined> },
+	): Promise<Token>;
 };
 
 /**
@@ -115,6 +117,25 @@ describe('OAuth2 token reuse', () => {
 		expect(result.items['Field Ops'].length).toBeGreaterThan(0);
 		expect(await tokenRequests()).toBe(0);
 		expect((await stats()).unauthorized).toBe(0);
+	});
+
+	it('reads the credential again before renewing: a token another process stored meanwhile is used', async () => {
+		// A long execution read the credential before another n8n process renewed the token on it.
+		const client = {
+			identityUrl: sb().identityUrl,
+			clientId: 'nobody',
+			clientSecret: 'x',
+			scope: 'serviceapiv3',
+		};
+		const renewedElsewhere = { value: 'from-another-process', renewAt: Date.now() + 60_000, shared: true };
+		const noTokenServer = async () => {
+			throw new Error('the token server was asked');
+		};
+		const token = await accessToken(noTokenServer, client, {
+			stored: { value: 'read-at-the-start', renewAt: Date.now() - 1, shared: true },
+			reread: async () => renewedElsewhere,
+		});
+		expect(token.value).toBe('from-another-process');
 	});
 
 	it('does not use a stored token issued before the credential was changed (another scope list)', async () => {

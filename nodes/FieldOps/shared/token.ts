@@ -73,11 +73,14 @@ export interface TokenRequest {
 	stored?: Token;
 	/** The run asking: after a failed token request, the same run gets that failure without asking again. */
 	run?: unknown;
+	/** The token stored on the credential now: another n8n process may have renewed it meanwhile. */
+	reread?: () => Promise<Token | undefined>;
 }
 
 /**
  * A bearer token for the client: this process's or the credential's while it has more than a fifth of its lifetime
- * left, else a new one, fetched once for every request that needs it at that moment. A failure is the answer for
+ * left (read again before asking: another process may have renewed it), else a new one, fetched once for every
+ * request that needs it at that moment. A failure is the answer for
  * the rest of the run (one request to a token server that is down, not one per item); the next run asks again.
  */
 export async function accessToken(
@@ -97,8 +100,9 @@ export async function accessToken(
 	if (failed && request.run !== undefined && failed.run === request.run) throw failed.error;
 	let flight = pending.get(key);
 	if (!flight) {
-		const { run } = request;
-		flight = fetchToken(http, client)
+		const { run, reread } = request;
+		flight = (async () =>
+			usable(await reread?.().catch(() => undefined)) ?? (await fetchToken(http, client)))()
 			.then(
 				(token) => {
 					tokens.set(key, token);

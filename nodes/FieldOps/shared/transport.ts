@@ -16,9 +16,9 @@ import {
 } from './http';
 import type { Field } from './fields';
 import type { Item } from './items';
-import { readSettings, urlFieldLabel, type Settings } from './settings';
+import { CREDENTIAL_TYPE, readSettings, urlFieldLabel, type Settings } from './settings';
 import { ssrfFailure } from './ssrf';
-import { accessToken, type Token } from './token';
+import { accessToken, storedToken, type Token } from './token';
 
 export const READ_RETRIES = 2;
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
@@ -136,6 +136,7 @@ async function tokenFor(context: FieldOpsContext, settings: Settings, rejected?:
 			rejected,
 			stored: settings.stored,
 			run: runOf(context),
+			reread: async () => storedToken(await context.getCredentials(CREDENTIAL_TYPE), settings.client),
 		});
 	if (settings.staticToken === '')
 		throw new FieldOpsFailure(
