@@ -553,9 +553,12 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	/** Runs the open node ("Execute step" / "Fetch Test Event") and waits for its output, or its error. */
 	const executeOpenNode = async () => {
 		await ndv().getByTestId('node-execute-button').first().click();
-		// The output panel heads its result with a count, for data and for an error alike ("2 items", "1 item").
-		await ndv()
+		// The output panel heads its result with a count ("2 items", "1 item"), or shows the error: the output
+		// panel's own (the input panel has a count too, and a run on a queue worker answers later).
+		const output = ndv().getByTestId('output-panel');
+		await output
 			.getByText(/^\d+ items?$/)
+			.or(ndv().getByTestId('node-error-message'))
 			.first()
 			.waitFor({ timeout: 60_000 });
 	};
