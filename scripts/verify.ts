@@ -207,6 +207,8 @@ async function main(): Promise<number> {
 		...read('credentials/FieldOpsOAuth2Api.credentials.ts').matchAll(/documentationUrl = '([^']+)'/g),
 	].map((match) => match[1]);
 	const checks: Array<[string, () => string[]]> = [
+		// First: the n8n block's files must exist, and a clean clone has no dist/ yet.
+		['build (n8n-node build)', () => build(pkg)],
 		['package.json fields', () => checkManifest(pkg, documentationUrls)],
 		['no runtime dependencies', () => checkDependencies(pkg)],
 		['MIT licence file', () => checkLicense(pkg, optional('LICENSE.md') ?? optional('LICENSE'))],
@@ -215,7 +217,6 @@ async function main(): Promise<number> {
 			'published from GitHub Actions with provenance only',
 			() => checkPublishing(pkg, optional('.github/workflows/publish.yml')),
 		],
-		['build (n8n-node build)', () => build(pkg)],
 		['n8n-node lint, strict mode', () => script('scripts/lint-package.ts', 'n8n-node lint')],
 		[
 			'verification scanner on the source and the packed tarball',
