@@ -11,6 +11,7 @@ import { resolve } from 'node:path';
 import {
 	CREDENTIAL_TYPE,
 	startN8n,
+	viaLocalhost,
 	type N8nInstance,
 	type StartOptions,
 	type WorkflowFile,
@@ -108,6 +109,9 @@ export async function startSandboxProcess(args: string[] = []): Promise<SandboxP
 		child.once('exit', (code) => fail(new Error(`sandbox exited with ${code} before it was ready`)));
 	});
 	const info = JSON.parse(line) as SandboxInfo;
+	// n8n runs with SSRF protection on (N8N_3_SETTINGS), which allows the sandbox by host name.
+	for (const key of ['coreUrl', 'reportingUrl', 'identityUrl', 'machineStateUrl'] as const)
+		info[key] = viaLocalhost(info[key]);
 	const admin = info.clients.find((c) => c.administrator) ?? info.clients[0];
 	const control = async <T>(method: string, path: string, json?: unknown): Promise<T> => {
 		const res = await fetch(`${info.coreUrl}/__sandbox${path}`, {

@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../test/sandbox/server';
 import { startDemoMailbox, type DemoMailbox } from './demo-mailbox';
 import { ensureN8n, node24Env, ROOT } from './n8n/install';
-import { CREDENTIAL_TYPE, freePort, OWNER, startN8n, type N8nInstance, type WorkflowFile } from './n8n/run';
+import {
+	CREDENTIAL_TYPE,
+	freePort,
+	OWNER,
+	startN8n,
+	viaLocalhost,
+	type N8nInstance,
+	type WorkflowFile,
+} from './n8n/run';
 
 const CREDENTIAL_NAME = 'Field Ops account';
 
@@ -69,10 +77,10 @@ async function main(): Promise<void> {
 		await n8n.createApiKey();
 		const credentialId = await n8n.createCredential(CREDENTIAL_NAME, CREDENTIAL_TYPE, {
 			environment: 'test',
-			coreUrl: sandbox.coreUrl,
-			reportingUrl: sandbox.reportingUrl,
-			identityUrl: sandbox.identityUrl,
-			machineStateUrl: sandbox.machineStateUrl,
+			coreUrl: viaLocalhost(sandbox.coreUrl),
+			reportingUrl: viaLocalhost(sandbox.reportingUrl),
+			identityUrl: viaLocalhost(sandbox.identityUrl),
+			machineStateUrl: viaLocalhost(sandbox.machineStateUrl),
 			clientId: admin.clientId,
 			clientSecret: admin.clientSecret,
 			useCoreApi: admin.scopes.includes('serviceapiv3'),

@@ -3,7 +3,7 @@
  * package installed as a community package, sets up the owner and an API key, and offers the few calls the
  * demo and the tests need. Install n8n first with `ensureN8n()` (scripts/n8n/install.ts).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
 	closeSync,
 	existsSync,
@@ -37,6 +37,23 @@ export const OWNER = {
 const ENCRYPTION_KEY = 'fieldops-e2e-not-a-secret';
 // The auth cookie is bound to this header; any constant works for a script.
 const BROWSER_ID = 'fieldops-e2e';
+
+/**
+ * n8n 3.0's defaults, switched on in the n8n 2.x we run wherever 2.x has them: SSRF protection on, with the Field
+ * Ops addresses allowed by host name as a user allows their own service (credentials use http://localhost:<port>,
+ * see `viaLocalhost`), and the binary data folder under its 3.0 name (`storage`, an old `binaryData` renamed).
+ * Queue mode with manual executions on workers is the `queue` option of `startN8n` (a Redis and a worker per
+ * start); the binary data mode is then n8n's queue default, `database` (`filesystem` otherwise).
+ */
+export const N8N_3_SETTINGS: Readonly<Record<string, string>> = {
+	N8N_SSRF_PROTECTION_ENABLED: 'true',
+	N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost',
+	N8N_MIGRATE_FS_STORAGE_PATH: 'true',
+};
+
+/** A loopback address by the host name the SSRF settings allow (`http://127.0.0.1:8080` → `http://localhost:8080`). */
+export const viaLocalhost = (url: string) =>
+	url.replace(/^(https?:\/\/)127\.0\.0\.1(?=[:/]|$)/, '$1localhost');
 
 /** A free TCP port on loopback (closed again before n8n binds it; a race we accept for tests). */
 export function freePort(): Promise<number> {
@@ -171,6 +188,11 @@ export interface StartOptions {
 	readyTimeout?: number;
 	/** Which installed n8n to run (`ensureN8n({ release })` first); n8n 2.x unless told. */
 	n8n?: N8nRelease;
+	/**
+	 * Queue mode as n8n 3.0 runs it: a Redis of its own, main with `EXECUTIONS_MODE=queue` and manual executions
+	 * offloaded to workers, and one `n8n worker` (`instance.worker`); `stop()` stops all three.
+	 */
+	queue?: boolean;
 }
 
 export interface N8nInstance {
@@ -183,6 +205,8 @@ export interface N8nInstance {
 	process: ChildProcess;
 	/** Seconds from spawn to readiness. */
 	startSeconds: number;
+	/** The worker of a queue-mode start. */
+	worker?: N8nWorker;
 	cookie?: string;
 	apiKey?: string;
 	/** Internal REST API (`/rest/...`) with the owner's login cookie; answers are unwrapped from `{ data }`. */
@@ -281,6 +305,7 @@ export function n8nEnv(
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_LEVEL: 'info',
 		DB_SQLITE_POOL_SIZE: '2',
+		...N8N_3_SETTINGS,
 		...extra,
 	});
 	// Jest sets NODE_ENV=test, which switches n8n into its own test mode: run it as a user would.
@@ -388,7 +413,16 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const binaryMode: Record<string, string> = options.binaryDataMode
 		? { N8N_DEFAULT_BINARY_DATA_MODE: options.binaryDataMode }
 		: {};
-	const env = n8nEnv(userFolder, port, await freePort(), { ...binaryMode, ...options.env });
+	const redis = options.queue ? await startRedis() : undefined;
+	const queueEnv: Record<string, string> = redis
+		? {
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			}
+		: {};
+	const env = n8nEnv(userFolder, port, await freePort(), { ...queueEnv, ...binaryMode, ...options.env });
 	const started = Date.now();
 	const n8nProcess = spawnN8n(
 		n8n,
@@ -401,8 +435,11 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 	const { child, logTail } = n8nProcess;
 	const exited = () => n8nProcess.exited;
 	const url = `http://localhost:${port}`;
+	let worker: N8nWorker | undefined;
 	const stop = async () => {
+		await worker?.stop();
 		await n8nProcess.stop();
+		redis?.stop();
 		if (ownFolder) rmSync(userFolder, { recursive: true, force: true });
 	};
 
@@ -581,7 +618,45 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 		logTail,
 		stop,
 	};
+	if (redis) {
+		try {
+			worker = await startWorker(instance);
+		} catch (error) {
+			await stop();
+			throw error;
+		}
+		instance.worker = worker;
+	}
 	return instance;
+}
+
+/** A throwaway Redis on loopback for queue mode: no persistence, stopped with its n8n. */
+export async function startRedis(): Promise<{ port: number; stop(): void }> {
+	const binary = process.env.REDIS_SERVER ?? 'redis-server';
+	if (spawnSync(binary, ['--version']).error) {
+		throw new Error(
+			`Queue mode needs Redis: \`${binary}\` was not found. Install it with \`apt-get install -y redis-server\` (or set REDIS_SERVER).`,
+		);
+	}
+	const port = await freePort();
+	const child: ChildProcess = spawn(
+		binary,
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	await new Promise<void>((ready, fail) => {
+		let out = '';
+		const timer = setTimeout(() => fail(new Error(`redis-server did not start:\n${out}`)), 15_000);
+		child.stdout?.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			if (out.includes('Ready to accept connections')) {
+				clearTimeout(timer);
+				ready();
+			}
+		});
+		child.once('exit', (code) => fail(new Error(`redis-server exited with ${code}:\n${out}`)));
+	});
+	return { port, stop: () => child.kill('SIGTERM') };
 }
 
 export interface N8nWorker {
@@ -596,13 +671,14 @@ export interface N8nWorker {
  * Queue mode: an `n8n worker` beside a main started with `EXECUTIONS_MODE=queue` (same user folder, database,
  * encryption key and Redis, so it loads the same community packages). Resolves once the worker is ready.
  */
-export async function startWorker(main: N8nInstance, readySeconds = 90): Promise<N8nWorker> {
+export async function startWorker(main: N8nInstance, readySeconds = 90, name = 'worker'): Promise<N8nWorker> {
 	const env = {
 		...main.env,
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 		QUEUE_HEALTH_CHECK_PORT: String(await freePort()),
 	};
-	const logFile = join(main.userFolder, 'worker.log');
+	// One log per worker (`<name>.log`): readiness and the executions it ran are read from it.
+	const logFile = join(main.userFolder, `${name}.log`);
 	// A fresh log: readiness is read from it.
 	writeFileSync(logFile, '');
 	const worker = spawnN8n(main.n8n, 'worker', main.userFolder, env, logFile);

@@ -148,7 +148,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		// n8n (package install + start) and the browser start side by side.
 		const [n8nStart, browserStart] = await Promise.allSettled([
 			(async () => {
-				const instance = await startN8n();
+				const instance = await startN8n({ queue: true });
 				n8n = instance;
 				await instance.setupOwner();
 				credentialId = await instance.createCredential(
@@ -452,9 +452,11 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await modal.waitFor();
 		// Opening a saved credential tests it: the sandbox grants the token.
 		await modal.getByTestId('credentials-config-container-test-success').waitFor();
-		// Our fields, in our order: the client first, then the token server, then each API ticked with its address
-		// (the Machine-State API is not ticked in this credential: its address is not asked for).
+		// Our fields, in our order: the authentication (client or static token), the client, then the token server,
+		// then each API ticked with its address (the Machine-State API is not ticked in this credential: its address
+		// is not asked for); last n8n's own domain setting for the HTTP Request node, which can use the credential.
 		const shown = [
+			'Authentication',
 			'Client ID',
 			'Client Secret',
 			'Token Server URL',
@@ -463,6 +465,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 			'Use Reporting API',
 			'Reporting API URL',
 			'Use Machine-State API',
+			'Allowed HTTP Request Domains',
 		];
 		const byLabel = new Map(credential.properties.map((p) => [p.displayName, p.name]));
 		for (const label of shown) await modal.getByTestId(`parameter-input-${byLabel.get(label)}`).waitFor();
@@ -600,6 +603,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		await ndv()
 			.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
 			.getByText(/^\d+ items?$/)
+			.or(ndv().getByTestId('node-error-message'))
 			.first()
 			.waitFor({ timeout: 60_000 });
 	};

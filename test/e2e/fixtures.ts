@@ -4,18 +4,29 @@
  */
 import { call, tokenFor } from '../helpers/sandbox';
 import type { RunningSandbox } from '../sandbox/server';
-import { CREDENTIAL_TYPE, NODE_TYPE, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
+import {
+	CREDENTIAL_TYPE,
+	NODE_TYPE,
+	viaLocalhost,
+	type N8nInstance,
+	type WorkflowFile,
+} from '../../scripts/n8n/run';
 
 /** The sandbox client the suites' credentials use. */
 export const administrator = (sb: RunningSandbox) => sb.clients.find((c) => c.administrator) ?? sb.clients[0];
 
-/** The credential's data for the sandbox's administrator client (the editor's form, as saved). */
+const URL_FIELDS = ['coreUrl', 'reportingUrl', 'identityUrl', 'machineStateUrl'];
+
+/**
+ * The credential's data for the sandbox's administrator client (the editor's form, as saved). Loopback addresses
+ * become http://localhost:<port>: the host name n8n's SSRF protection allows in the suites (N8N_3_SETTINGS).
+ */
 export function sandboxCredentialData(
 	sb: RunningSandbox,
 	overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
 	const admin = administrator(sb);
-	return {
+	const data: Record<string, unknown> = {
 		environment: 'test',
 		coreUrl: sb.coreUrl,
 		reportingUrl: sb.reportingUrl,
@@ -28,6 +39,9 @@ export function sandboxCredentialData(
 		useMachineStateApi: false,
 		...overrides,
 	};
+	for (const field of URL_FIELDS)
+		if (typeof data[field] === 'string') data[field] = viaLocalhost(data[field]);
+	return data;
 }
 
 /** Calls a production webhook; retries briefly while n8n registers it after activation. */

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { csvRecords } from '../helpers/csv';
-import { useSandbox } from '../helpers/sandbox';
+import { call, useSandbox } from '../helpers/sandbox';
 import { ROOT } from '../../scripts/n8n/install';
 import {
 	CREDENTIAL_TYPE,
@@ -20,7 +20,13 @@ import {
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
-import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
+import {
+	administrator,
+	callWebhook,
+	projectsWorkflow,
+	sandboxCredentialData,
+	sandboxProjectIds,
+} from './fixtures';
 
 const timings: Record<string, number> = {};
 
@@ -114,6 +120,87 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 		expect((await n8n.testCredential(good, CREDENTIAL_TYPE, credentialData('wrong-secret'))).status).toBe(
 			'Error',
 		);
+	});
+
+	timed(
+		'with SSRF protection on (n8n 3.0), a Field Ops address it blocks names the setting to change, in the credential test and the node',
+		async () => {
+			// The sandbox by its loopback address: in a blocked range, and not the host name the suites allow.
+			const loopback = (url: string) => url.replace('//localhost:', '//127.0.0.1:');
+			const blocked = {
+				...credentialData(),
+				coreUrl: loopback(sb().coreUrl),
+				reportingUrl: loopback(sb().reportingUrl),
+				identityUrl: loopback(sb().identityUrl),
+			};
+			const id = await n8n.createCredential('Field Ops (blocked address)', CREDENTIAL_TYPE, blocked);
+			const tested = await n8n.testCredential(id, CREDENTIAL_TYPE);
+			expect(tested.status).toBe('Error');
+			expect(tested.message).toMatch(
+				/^Check the Token Server URL: n8n's SSRF protection blocked the request to 127\.0\.0\.1.*N8N_SSRF_ALLOWED_HOSTNAMES/s,
+			);
+
+			const path = randomUUID();
+			const workflowId = await n8n.importWorkflow(
+				projectsWorkflow('Field Ops e2e: blocked address', { id, name: 'Field Ops (blocked address)' }, path),
+			);
+			await n8n.activateWorkflow(workflowId);
+			await (await callWebhook(n8n, path)).arrayBuffer();
+			const execution = await n8n.latestExecution(workflowId);
+			const error = execution.data.resultData.runData['Field Ops'][0].error;
+			expect(error.message).toBe(
+				"n8n's SSRF protection blocked the request to 127.0.0.1, the Token Server URL of the Field Ops credential",
+			);
+			expect(error.description).toMatch(/N8N_SSRF_ALLOWED_HOSTNAMES/);
+		},
+	);
+
+	timed('runs a report with an administrator’s static token (no token server asked)', async () => {
+		const { token } = (
+			await call(sb().coreUrl, '/__sandbox/static-tokens', {
+				method: 'POST',
+				json: { clientId: administrator(sb()).clientId },
+			})
+		).body as { token: string };
+		const name = 'Field Ops (static token)';
+		const id = await n8n.createCredential(
+			name,
+			CREDENTIAL_TYPE,
+			sandboxCredentialData(sb(), {
+				authentication: 'staticToken',
+				staticToken: token,
+				clientId: '',
+				clientSecret: '',
+			}),
+		);
+		expect(await n8n.testCredential(id, CREDENTIAL_TYPE)).toMatchObject({ status: 'OK' });
+		await call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+
+		const path = randomUUID();
+		const workflow = projectsWorkflow('Field Ops e2e: static token', { id, name }, path);
+		const report = workflow.nodes.find((node) => node.type === NODE_TYPE);
+		report!.typeVersion = 1.1;
+		report!.parameters = {
+			resource: 'report',
+			operation: 'timeRegistrations',
+			syncMode: 'window',
+			fromDateTime: '={{ $now.minus({ weeks: 2 }).toISO() }}',
+			toDateTime: '={{ $now.toISO() }}',
+			returnAll: true,
+			options: {},
+		};
+		const workflowId = await n8n.importWorkflow(workflow);
+		await n8n.activateWorkflow(workflowId);
+		const answer = await callWebhook(n8n, path);
+		const text = await answer.text();
+		expect({ status: answer.status, text: answer.status === 200 ? '' : text }).toEqual({
+			status: 200,
+			text: '',
+		});
+		expect((JSON.parse(text) as unknown[]).length).toBeGreaterThan(0);
+		const stats = (await call(sb().coreUrl, '/__sandbox/stats')).body;
+		expect(stats.tokensIssued).toBe(0);
+		expect(stats.requests['POST /connect/token']).toBeUndefined();
 	});
 
 	timed('runs Project → Get Many in the n8n server and returns the company’s projects', async () => {
@@ -233,6 +320,8 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			const where = readdirSync(join(n8n.userFolder, '.n8n'), { recursive: true })
 				.map(String)
 				.find((path) => path.endsWith(fileId));
+			// Under the storage folder's n8n 3.0 name (`storage`, not `binaryData`).
+			expect(where).toMatch(/^storage\//);
 			const stored = readFileSync(join(n8n.userFolder, '.n8n', String(where)), 'utf8');
 			expect(
 				stored.startsWith(

@@ -1,107 +1,239 @@
 /**
- * Queue mode: n8n main + one `n8n worker` + Redis (Debian's redis-server, started here). A production
- * execution of a workflow using Field Ops is enqueued by main and run by the worker, which loads our
- * community package from the shared user folder and gets the credential's token itself.
+ * Queue mode as n8n 3.0 runs it (`startN8n({ queue: true })`): main + one `n8n worker` + Redis, manual executions
+ * offloaded to workers, binary data in the database (queue mode's default), SSRF protection on with the sandbox
+ * allowed by host name (N8N_3_SETTINGS). A production execution of a workflow using Field Ops is enqueued by main
+ * and run by the worker, which loads our community package from the shared user folder. n8n's HTTP Request node
+ * uses the Field Ops credential, and one token serves main, the worker and an n8n restart.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-import { useSandbox } from '../helpers/sandbox';
+import { call, useSandbox } from '../helpers/sandbox';
 import {
 	CREDENTIAL_TYPE,
-	freePort,
+	NODE_TYPE,
+	nodeOutput,
 	startN8n,
-	startWorker,
 	type N8nInstance,
-	type N8nWorker,
+	type WorkflowFile,
 } from '../../scripts/n8n/run';
 import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
-jest.setTimeout(4 * 60_000);
+jest.setTimeout(5 * 60_000);
 
-/** A throwaway Redis on loopback: no persistence, gone with the test. */
-async function startRedis(): Promise<{ port: number; stop(): void }> {
-	const binary = process.env.REDIS_SERVER ?? 'redis-server';
-	if (spawnSync(binary, ['--version']).error) {
-		throw new Error(
-			`Queue mode needs Redis: \`${binary}\` was not found. Install it with \`apt-get install -y redis-server\` (or set REDIS_SERVER).`,
-		);
-	}
-	const port = await freePort();
-	const child: ChildProcess = spawn(
-		binary,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-		{ stdio: ['ignore', 'pipe', 'pipe'] },
+/** Webhook → `nodes` in a row → answers with every item of the last one. */
+function webhookChain(name: string, path: string, nodes: Record<string, unknown>[]): WorkflowFile {
+	const start = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: path,
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
+	};
+	const chain: Record<string, unknown>[] = [
+		start,
+		...nodes.map((node, i) => ({ id: `n${i}`, position: [260 * (i + 1), 0], ...node })),
+	];
+	const connections = Object.fromEntries(
+		chain
+			.slice(0, -1)
+			.map((node, i) => [
+				String(node.name),
+				{ main: [[{ node: String(chain[i + 1].name), type: 'main', index: 0 }]] },
+			]),
 	);
-	await new Promise<void>((ready, fail) => {
-		let out = '';
-		const timer = setTimeout(() => fail(new Error(`redis-server did not start:\n${out}`)), 15_000);
-		child.stdout?.on('data', (chunk: Buffer) => {
-			out += chunk.toString();
-			if (out.includes('Ready to accept connections')) {
-				clearTimeout(timer);
-				ready();
-			}
-		});
-		child.once('exit', (code) => fail(new Error(`redis-server exited with ${code}:\n${out}`)));
-	});
-	return { port, stop: () => child.kill('SIGTERM') };
+	return {
+		name,
+		nodes: chain as unknown as WorkflowFile['nodes'],
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
-describe('queue mode: main + worker + Redis', () => {
+describe('queue mode with n8n 3.0 settings: main + worker + Redis', () => {
 	const sb = useSandbox();
-	let redis: { port: number; stop(): void } | undefined;
+	const userFolder = mkdtempSync(join(tmpdir(), 'fieldops-queue-'));
 	let main: N8nInstance | undefined;
-	let worker: N8nWorker | undefined;
+	const n8n = () => {
+		if (!main) throw new Error('n8n is not started');
+		return main;
+	};
+	const stats = async () =>
+		(await call(sb().coreUrl, '/__sandbox/stats')).body as {
+			tokensIssued: number;
+			unauthorized: number;
+			requests: Record<string, number>;
+		};
+	const resetStats = () => call(sb().coreUrl, '/__sandbox/stats', { method: 'DELETE' });
+	/** Posts to a webhook; fails with n8n's answer and both logs unless it answers 200. */
+	const answerOf = async (path: string) => {
+		const answer = await callWebhook(n8n(), path);
+		const text = await answer.text();
+		expect({
+			status: answer.status,
+			text: answer.status === 200 ? '' : `${text}\n${n8n().logTail(20)}\n${n8n().worker?.logTail(20)}`,
+		}).toEqual({ status: 200, text: '' });
+		return JSON.parse(text) as Record<string, unknown>[];
+	};
 
 	beforeAll(async () => {
-		redis = await startRedis();
-		main = await startN8n({
-			env: {
-				EXECUTIONS_MODE: 'queue',
-				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
-				QUEUE_BULL_REDIS_PORT: String(redis.port),
-			},
-		});
+		main = await startN8n({ userFolder, queue: true });
 		await main.setupOwner();
 		await main.createApiKey();
-		worker = await startWorker(main);
 	});
 
 	afterAll(async () => {
-		await worker?.stop();
 		await main?.stop();
-		redis?.stop();
+		rmSync(userFolder, { recursive: true, force: true });
 	});
 
 	it('runs a Field Ops workflow on the worker', async () => {
-		if (!main || !worker) throw new Error('not started');
-		const credentialId = await main.createCredential(
+		const credentialId = await n8n().createCredential(
 			'Field Ops account',
 			CREDENTIAL_TYPE,
 			sandboxCredentialData(sb(), { useReportingApi: false }),
 		);
 		const path = randomUUID();
-		const workflowId = await main.importWorkflow(
+		const workflowId = await n8n().importWorkflow(
 			projectsWorkflow('Field Ops in queue mode', { id: credentialId, name: 'Field Ops account' }, path),
 		);
-		await main.activateWorkflow(workflowId);
+		await n8n().activateWorkflow(workflowId);
 
-		const answer = await callWebhook(main, path);
-		const text = await answer.text();
-		expect({
-			status: answer.status,
-			text: answer.status === 200 ? '' : `${text}\n${main.logTail(20)}\n${worker.logTail(20)}`,
-		}).toEqual({ status: 200, text: '' });
+		const projects = await answerOf(path);
 
 		const expected = await sandboxProjectIds(sb());
 		expect(expected.length).toBeGreaterThan(0);
-		expect((JSON.parse(text) as { id: string }[]).map((p) => p.id).sort()).toEqual(expected);
-
+		expect(projects.map((p) => p.id).sort()).toEqual(expected);
 		// Main enqueued it; the worker ran it.
-		const execution = await main.latestExecution(workflowId);
+		const execution = await n8n().latestExecution(workflowId);
 		expect(execution.status).toBe('success');
-		expect(main.logTail(400)).toContain(`Enqueued execution ${execution.id}`);
-		expect(worker.log()).toContain(`Worker finished execution ${execution.id}`);
+		expect(n8n().logTail(400)).toContain(`Enqueued execution ${execution.id}`);
+		expect(n8n().worker?.log()).toContain(`Worker finished execution ${execution.id}`);
+	});
+
+	it('keeps a report file in binary data in the database (n8n’s queue-mode default; 3.0 has no in-memory mode)', async () => {
+		const credentialId = await n8n().createCredential(
+			'Field Ops reports',
+			CREDENTIAL_TYPE,
+			sandboxCredentialData(sb()),
+		);
+		const path = randomUUID();
+		// The example's report node, started by a webhook instead of its schedule.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const example = require('../../examples/weekly-hours-to-csv-file.json') as WorkflowFile;
+		const report = example.nodes.find((node) => node.type === NODE_TYPE);
+		if (!report) throw new Error('the CSV example has no Field Ops node any more: update this test');
+		const { id: _id, position: _position, ...reportNode } = report;
+		const workflowId = await n8n().importWorkflow(
+			webhookChain('Report file in queue mode', path, [
+				{
+					...reportNode,
+					credentials: { [CREDENTIAL_TYPE]: { id: credentialId, name: 'Field Ops reports' } },
+				},
+			]),
+		);
+		await n8n().activateWorkflow(workflowId);
+
+		await answerOf(path);
+
+		const execution = await n8n().latestExecution(workflowId);
+		const [file] = execution.data.resultData.runData[String(report.name)][0].data.main[0];
+		expect(file.binary.data.id).toMatch(/^database:/);
+		expect(file.json.records).toBeGreaterThan(0);
+	});
+
+	it('n8n’s HTTP Request node uses the Field Ops credential; one token serves worker, main and a restart; a 401 renews it once', async () => {
+		const name = 'Field Ops (shared token)';
+		const credentialId = await n8n().createCredential(name, CREDENTIAL_TYPE, sandboxCredentialData(sb()));
+		const credentials = { [CREDENTIAL_TYPE]: { id: credentialId, name } };
+		const coreUrl = String(sandboxCredentialData(sb()).coreUrl);
+		const httpRequest = {
+			name: 'Projects (HTTP Request)',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			executeOnce: true,
+			parameters: {
+				url: `${coreUrl}/api/v4/integration/projects`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: CREDENTIAL_TYPE,
+				options: {},
+			},
+			credentials,
+		};
+		const fieldOps = {
+			name: 'Field Ops',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			parameters: { resource: 'project', operation: 'getAll', returnAll: true },
+			credentials,
+		};
+		const bothPath = randomUUID();
+		const httpOnlyPath = randomUUID();
+		const both = await n8n().importWorkflow(
+			webhookChain('Field Ops, then HTTP Request', bothPath, [fieldOps, httpRequest]),
+		);
+		const httpOnly = await n8n().importWorkflow(
+			webhookChain('HTTP Request only', httpOnlyPath, [httpRequest]),
+		);
+		await n8n().activateWorkflow(both);
+		await n8n().activateWorkflow(httpOnly);
+		const expected = await sandboxProjectIds(sb());
+		const ids = (items: Record<string, unknown>[]) => items.map((p) => p.id).sort();
+		await resetStats();
+
+		// The worker: the Field Ops node fetches the token and n8n stores it; the HTTP Request node reads it from there.
+		expect(ids(await answerOf(bothPath))).toEqual(expected);
+		const onWorker = await n8n().latestExecution(both);
+		expect(n8n().worker?.log()).toContain(`Worker finished execution ${onWorker.id}`);
+		expect(ids(nodeOutput(onWorker, 'Field Ops'))).toEqual(expected);
+		expect(await stats()).toMatchObject({ tokensIssued: 1, unauthorized: 0 });
+
+		// Main: a list look-up from the editor (Machine → Create's machine types).
+		const lookup = await n8n().rest<{ name: string; value: string }[]>(
+			'POST',
+			'/dynamic-node-parameters/options',
+			{
+				path: 'parameters.typeId',
+				methodName: 'getMachineTypes',
+				nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+				currentNodeParameters: { resource: 'machine', operation: 'create' },
+				credentials,
+			},
+		);
+		expect(lookup.status).toBe(200);
+		expect(lookup.body.length).toBeGreaterThan(0);
+		expect(await stats()).toMatchObject({ tokensIssued: 1, unauthorized: 0 });
+
+		// A restart of main and worker (same database): the stored token still serves.
+		const apiKey = n8n().apiKey;
+		await n8n().stop();
+		main = undefined;
+		main = await startN8n({ userFolder, queue: true, tarball: false });
+		await main.setupOwner();
+		main.apiKey = apiKey;
+		expect(ids(await answerOf(bothPath))).toEqual(expected);
+		expect(await stats()).toMatchObject({ tokensIssued: 1, unauthorized: 0 });
+
+		// Field Ops revokes the token: the HTTP Request node meets one 401, n8n asks the credential for a new
+		// token once and sends the request again; the Field Ops node then uses the renewed token.
+		await call(sb().coreUrl, '/__sandbox/tokens/expire', { method: 'POST' });
+		expect(ids(await answerOf(httpOnlyPath))).toEqual(expected);
+		expect(await stats()).toMatchObject({ tokensIssued: 2, unauthorized: 1 });
+		expect(ids(await answerOf(bothPath))).toEqual(expected);
+		const after = await stats();
+		expect(after).toMatchObject({ tokensIssued: 2, unauthorized: 1 });
+		console.log(
+			`tokens for worker + main look-up + restart + a revocation: ${after.tokensIssued} issued, ${after.unauthorized} refused (401), ${after.requests['GET /api/v4/integration/projects']} project reads`,
+		);
 	});
 });

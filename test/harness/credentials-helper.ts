@@ -79,8 +79,36 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return requestOptions as IHttpRequestOptions;
 	}
 
-	async preAuthentication(): Promise<ICredentialDataDecryptedObject | undefined> {
-		return undefined;
+	/**
+	 * As n8n's (packages/cli/src/credentials-helper.ts): when the type has a hidden `expirable` field that is empty,
+	 * or the credential was refused (401), run the type's `preAuthentication` and store its answer with the
+	 * credential. Counts the runs that stored a value, for tests.
+	 */
+	preAuthenticationWrites = 0;
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		node: INode,
+		credentialsExpired: boolean,
+	): Promise<ICredentialDataDecryptedObject | undefined> {
+		const type = this.credentialTypes.get(typeName);
+		const expirable = type?.properties.find(
+			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
+		);
+		if (!type || !expirable || typeof type.preAuthentication !== 'function') return undefined;
+		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined) return undefined;
+		const nodeCredentials = node.credentials?.[typeName];
+		if (!nodeCredentials) return undefined;
+		this.preAuthenticationWrites += 1;
+		Object.assign(this.data(nodeCredentials), structuredClone(output));
+		return Object.assign(credentials, output);
 	}
 
 	/** As n8n's: called on every OAuth2 request when the type has a `preAuthentication` hook. */

@@ -41,7 +41,7 @@ describe('in-process n8n harness', () => {
 		expect(stats.tokensIssued).toBe(1);
 	});
 
-	it('reuses the token in the next execution, and never stores it in the credential', async () => {
+	it('reuses the token in the next execution, kept on the credential by n8n’s pre-authentication only', async () => {
 		// A fresh credential (beforeEach): the first execution fetches the token, the second reuses it.
 		await harness.run(getMany());
 		await harness.run(getMany());
@@ -50,8 +50,9 @@ describe('in-process n8n harness', () => {
 		expect(stats.requests['GET /api/v4/integration/projects']).toBe(2);
 		expect(stats.tokensIssued).toBe(1);
 		expect(harness.credentialsHelper.oauthTokenWrites).toBe(0);
-		expect(JSON.stringify([...harness.credentialsHelper.stored.values()])).not.toMatch(
-			/access_token|oauthTokenData/,
-		);
+		// The hidden, expirable field n8n encrypts with the credential: never OAuth2 token data, never the raw answer.
+		const stored = JSON.stringify([...harness.credentialsHelper.stored.values()]);
+		expect(stored).not.toMatch(/access_token|oauthTokenData/);
+		expect(stored).toMatch(/"accessToken":"sbx\./);
 	});
 });

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { z } from 'zod';
 
 import { parseIsoDate, type Reply } from './http';
@@ -61,6 +63,22 @@ export function registerControl(router: Router): void {
 	router.control('DELETE', '/__sandbox/faults', (_ctx, sandbox) => {
 		sandbox.faults = [];
 		return ok();
+	});
+
+	// Spec, Authentication 8: an administrator's longer-lived static token, generated in the web interface (here).
+	router.control('POST', '/__sandbox/static-tokens', async (ctx, sandbox) => {
+		const { clientId } = await ctx.json(z.object({ clientId: z.string() }).strict());
+		const client = sandbox.world.clients.find((c) => c.clientId === clientId);
+		if (!client) return { status: 404, json: { message: `No client ${clientId}` } };
+		const token = `sbx-static.${randomBytes(24).toString('base64url')}`;
+		sandbox.tokens.set(token, {
+			clientId: client.clientId,
+			companyId: client.companyId,
+			scopes: [...client.scopes],
+			administrator: client.administrator,
+			expiresAtMs: Date.now() + 365 * 86_400_000,
+		});
+		return ok({ token });
 	});
 
 	router.control('POST', '/__sandbox/tokens/expire', (_ctx, sandbox) => {

@@ -60,7 +60,9 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 	const requested = (form.get('scope') ?? '').split(/[\s+]+/).filter(Boolean);
 	const unknown = requested.filter((s) => !ALL_SCOPES.includes(s as Scope));
 	const denied = requested.filter((s) => !client.scopes.includes(s as Scope));
-	if (unknown.length > 0 || denied.length > 0) {
+	// [A1] A scope the client lacks: refused, or (RFC 6749 §3.3) left out of the token, whose `scope` says so.
+	const dropsDenied = sandbox.variant.unpermittedScope === 'dropped' && denied.length < requested.length;
+	if (unknown.length > 0 || (denied.length > 0 && !dropsDenied)) {
 		return oauthError(
 			400,
 			'invalid_scope',
@@ -75,7 +77,9 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 			'scope is missing: request serviceapiv3, reportingapiv1 and/or masstransportapiv1',
 		);
 	}
-	const scopes = (requested.length > 0 ? requested : client.scopes) as Scope[];
+	const scopes = (
+		requested.length > 0 ? requested.filter((s) => !denied.includes(s)) : client.scopes
+	) as Scope[];
 
 	const accessToken = `sbx.${randomBytes(24).toString('base64url')}`;
 	sandbox.tokens.set(accessToken, {
@@ -90,11 +94,7 @@ async function issueToken(ctx: RequestContext, sandbox: Sandbox): Promise<Reply>
 		status: 200,
 		json: {
 			access_token: accessToken,
-			// [A1] The spec says int; some token servers send it as a string.
-			expires_in:
-				sandbox.variant.tokenExpiresIn === 'string'
-					? String(sandbox.tokenTtlSeconds)
-					: sandbox.tokenTtlSeconds,
+			expires_in: sandbox.tokenTtlSeconds,
 			token_type: 'Bearer',
 			scope: scopes.join(' '),
 		},

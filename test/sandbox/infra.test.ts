@@ -53,6 +53,16 @@ describe('token server', () => {
 			'invalid_scope',
 		],
 		[
+			'[A1] a scope list with one the client may not have',
+			{
+				client_id: 'fieldops-user',
+				client_secret: 'sandbox-user-secret',
+				scope: 'serviceapiv3 masstransportapiv1',
+			},
+			400,
+			'invalid_scope',
+		],
+		[
 			'an unknown scope',
 			{ client_id: 'fieldops-admin', client_secret: 'sandbox-admin-secret', scope: 'everything' },
 			400,

@@ -61,14 +61,36 @@ describe('sandbox variant alt', () => {
 	});
 
 	describe('token server and bearer checks', () => {
-		it('[A1] answers expires_in as a string', async () => {
+		it('[A1] leaves a scope the client lacks out of the token, keeping the documented response shape', async () => {
 			const res = await call(
 				sb().identityUrl,
 				'/connect/token',
-				form({ grant_type: 'client_credentials', ...ADMIN, scope: 'serviceapiv3' }),
+				form({
+					grant_type: 'client_credentials',
+					client_id: 'fieldops-user',
+					client_secret: 'sandbox-user-secret',
+					scope: 'serviceapiv3 masstransportapiv1',
+				}),
 			);
 			expect(res.status).toBe(200);
-			expect(res.body.expires_in).toBe('1800');
+			// The spec's shape: `expires_in` an int, `token_type` Bearer; `scope` names only what was granted.
+			expect(res.body).toEqual({
+				access_token: expect.any(String),
+				expires_in: 1800,
+				token_type: 'Bearer',
+				scope: 'serviceapiv3',
+			});
+			const none = await call(
+				sb().identityUrl,
+				'/connect/token',
+				form({
+					grant_type: 'client_credentials',
+					client_id: 'fieldops-reporting',
+					client_secret: 'sandbox-reporting-secret',
+					scope: 'masstransportapiv1',
+				}),
+			);
+			expect([none.status, none.body.error]).toEqual([400, 'invalid_scope']);
 		});
 
 		it('[A2] refuses a token request without scope', async () => {

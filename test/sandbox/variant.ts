@@ -12,8 +12,8 @@ export interface Variant {
 	name: VariantName;
 
 	// Token server and bearer checks
-	/** [A1] `expires_in` of the token response: a JSON number, or the number as a string. */
-	tokenExpiresIn: 'number' | 'string';
+	/** [A1] A requested scope the client lacks: refused (`invalid_scope`), or left out of the token it grants. */
+	unpermittedScope: 'refused' | 'dropped';
 	/** [A2] A token request without `scope`: all the client's scopes, or `invalid_scope`. */
 	tokenWithoutScope: 'allScopes' | 'invalidScope';
 	/** [A3] Client authentication with HTTP Basic besides the form fields. */
@@ -211,7 +211,7 @@ const MiB = 1024 * 1024;
 
 export const DEFAULT_VARIANT: Variant = {
 	name: 'default',
-	tokenExpiresIn: 'number',
+	unpermittedScope: 'refused',
 	tokenWithoutScope: 'allScopes',
 	tokenBasicAuth: 'accepted',
 	missingScopeStatus: 403,
@@ -295,7 +295,7 @@ export const DEFAULT_VARIANT: Variant = {
 
 export const ALT_VARIANT: Variant = {
 	name: 'alt',
-	tokenExpiresIn: 'string',
+	unpermittedScope: 'dropped',
 	tokenWithoutScope: 'invalidScope',
 	tokenBasicAuth: 'refused',
 	missingScopeStatus: 401,

@@ -8,14 +8,35 @@ import type {
 
 import { FieldOpsFailure, looksLikeHtml, settle } from './errors';
 import { settingsOf, urlFieldLabel, type Api } from './settings';
+import { ssrfFailure } from './ssrf';
 import { fetchToken, tokenUrlOf, type HttpCall } from './token';
 
 /** A cheap read per API, proving its address, the token and the client's scope for it. */
-const READS: Array<{ api: Api; ticked: (c: ICredentialDataDecryptedObject) => boolean; path: string }> = [
-	{ api: 'core', ticked: (c) => c.useCoreApi !== false, path: '/api/MachineType' },
-	{ api: 'reporting', ticked: (c) => c.useReportingApi !== false, path: '/v1/user?ChunkLimit=1' },
+const READS: Array<{
+	api: Api;
+	scope: string;
+	name: string;
+	ticked: (c: ICredentialDataDecryptedObject) => boolean;
+	path: string;
+}> = [
+	{
+		api: 'core',
+		scope: 'serviceapiv3',
+		name: 'Core API',
+		ticked: (c) => c.useCoreApi !== false,
+		path: '/api/MachineType',
+	},
+	{
+		api: 'reporting',
+		scope: 'reportingapiv1',
+		name: 'Reporting API',
+		ticked: (c) => c.useReportingApi !== false,
+		path: '/v1/user?ChunkLimit=1',
+	},
 	{
 		api: 'machineState',
+		scope: 'masstransportapiv1',
+		name: 'Machine-State API',
 		ticked: (c) => c.useMachineStateApi === true,
 		// The API has no list to read: the latest time of a project that does not exist still proves access.
 		path: '/api/external-excavator-state/latest-timestamp/00000000-0000-0000-0000-000000000000/00000000-0000-0000-0000-000000000000',
@@ -57,6 +78,13 @@ function legacyHttp(context: ICredentialTestFunctions, last: LastExchange): Http
 	};
 }
 
+/** Why a request to a credential field's address failed: n8n's SSRF protection, or the connection. */
+function unreachable(field: string, url: string, error: unknown): string {
+	const blocked = ssrfFailure(error, url, field);
+	if (blocked) return `Check the ${field}: ${blocked.message}. ${blocked.description}`;
+	return `Check the ${field}: could not reach ${hostOf(url)} (${connectionProblem(error)}). Copy the address from your onboarding, and check that this n8n can reach it.`;
+}
+
 /** Why a connection failed, in words (never a code such as ECONNREFUSED). */
 export function connectionProblem(error: unknown): string {
 	const source = error as { code?: unknown; cause?: { code?: unknown }; message?: unknown };
@@ -81,8 +109,7 @@ const hostOf = (url: string) => {
 
 /** Why no token came, naming the credential field to fix first. */
 function tokenProblem(tokenUrl: string, last: LastExchange, error: unknown): string {
-	if (last.error !== undefined)
-		return `Check the Token Server URL: could not reach ${hostOf(tokenUrl)} (${connectionProblem(last.error)}). Copy the address from your onboarding, and check that this n8n can reach it.`;
+	if (last.error !== undefined) return unreachable('Token Server URL', tokenUrl, last.error);
 	const status = last.status ?? 0;
 	const code = /"error"\s*:\s*"([a-z_]+)"/.exec(last.body ?? '')?.[1] ?? '';
 	if (code === 'invalid_client' || status === 401)
@@ -97,11 +124,20 @@ function tokenProblem(tokenUrl: string, last: LastExchange, error: unknown): str
 		: `Check the Token Server URL, Client ID and Client Secret: ${failure}`;
 }
 
+/** The APIs ticked whose scope the token server left out of the token it granted (when it says what it granted). */
+function missingScopes(data: ICredentialDataDecryptedObject, granted: string | undefined) {
+	if (granted === undefined) return [];
+	const scopes = granted.split(/[\s,]+/);
+	return READS.filter((read) => read.ticked(data) && !scopes.includes(read.scope));
+}
+
 /** What a read's answer says about the credential, in plain words; undefined when it proves access. */
-function readProblem(api: Api, response: IN8nHttpFullResponse): string | undefined {
+function readProblem(api: Api, response: IN8nHttpFullResponse, staticToken: boolean): string | undefined {
 	const field = urlFieldLabel(api);
 	const status = response.statusCode;
 	const body = typeof response.body === 'string' ? response.body : '';
+	if (status === 401 && staticToken)
+		return `Check the Static Token (and the ${field}): Field Ops did not accept the token. An administrator may have revoked it, or it belongs to another environment than this address.`;
 	if (status === 401)
 		return `Check the ${field}: Field Ops there did not accept the token. It must belong to the same environment as the Token Server URL.`;
 	const scope = String(response.headers?.['www-authenticate'] ?? '').includes('insufficient_scope');
@@ -117,7 +153,10 @@ function readProblem(api: Api, response: IN8nHttpFullResponse): string | undefin
 	return undefined;
 }
 
-/** The credential's Test: a token from the token server, then one read on each API ticked. */
+/**
+ * The credential's Test: a token from the token server (or the static token), the scopes it was granted against
+ * the APIs ticked, then one read on each API ticked. The token is not stored: the form may hold unsaved edits.
+ */
 export async function testFieldOpsCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -126,11 +165,22 @@ export async function testFieldOpsCredential(
 	const settings = settingsOf(data, credential.id);
 	const last: LastExchange = {};
 	const http = legacyHttp(this, last);
-	let token: string;
-	try {
-		token = (await fetchToken(http, settings.client)).value;
-	} catch (error) {
-		return { status: 'Error', message: tokenProblem(tokenUrlOf(settings.client), last, error) };
+	let token = settings.staticToken ?? '';
+	if (settings.staticToken === '')
+		return { status: 'Error', message: 'Enter the Static Token an administrator generated in Field Ops.' };
+	if (settings.staticToken === undefined) {
+		try {
+			const granted = await fetchToken(http, settings.client);
+			token = granted.value;
+			const missing = missingScopes(data, granted.scope);
+			if (missing.length > 0)
+				return {
+					status: 'Error',
+					message: `The API client was not granted the ${missing.map((read) => `${read.name} (scope ${read.scope})`).join(' and ')}: the token server left ${missing.length > 1 ? 'them' : 'it'} out of the token. Untick Use ${missing.map((read) => read.name).join(' and Use ')}, or ask your Field Ops administrator to grant the API client ${missing.length > 1 ? 'these APIs' : 'this API'}.`,
+				};
+		} catch (error) {
+			return { status: 'Error', message: tokenProblem(tokenUrlOf(settings.client), last, error) };
+		}
 	}
 	for (const read of READS.filter((candidate) => candidate.ticked(data))) {
 		const url = `${settings.urls[read.api]}${read.path}`;
@@ -143,13 +193,9 @@ export async function testFieldOpsCredential(
 				timeout: 30_000,
 			});
 		} catch (error) {
-			const field = urlFieldLabel(read.api);
-			return {
-				status: 'Error',
-				message: `Check the ${field}: could not reach ${hostOf(url)} (${connectionProblem(error)}). Copy the address from your onboarding, and check that this n8n can reach it.`,
-			};
+			return { status: 'Error', message: unreachable(urlFieldLabel(read.api), url, error) };
 		}
-		const problem = readProblem(read.api, response);
+		const problem = readProblem(read.api, response, settings.staticToken !== undefined);
 		if (problem) return { status: 'Error', message: problem };
 	}
 	return { status: 'OK', message: 'Connection successful' };

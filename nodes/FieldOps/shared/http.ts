@@ -2,14 +2,16 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
+	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { httpOf, sendOwn } from './auth';
 import { FieldOpsFailure, hide, looksLikeHtml } from './errors';
 import { urlFieldLabel, type Api, type Settings } from './settings';
-import type { HttpCall } from './token';
+import type { Token } from './token';
 
 export type FieldOpsContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -50,16 +52,6 @@ export interface ApiResponse<T = unknown> {
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const MAX_REDIRECTS = 5;
 
-export const httpOf =
-	(context: FieldOpsContext): HttpCall =>
-	async (options) =>
-		(await context.helpers.httpRequest({
-			...options,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		})) as IN8nHttpFullResponse;
-
 /** Drops a streamed body we will not read, so its connection is freed. */
 export function discard(body: unknown) {
 	(body as { destroy?: () => void } | undefined)?.destroy?.();
@@ -75,15 +67,14 @@ export async function exchange(
 	settings: Settings,
 	request: ApiRequest,
 	first: string,
-	token: string,
+	token: Token,
 ) {
 	const http = httpOf(context);
 	// n8n's helper drops an empty list: it goes as JSON text (Set Tags with no tags replaces them all with `[]`).
 	const emptyList = Array.isArray(request.body) && request.body.length === 0;
 	let url = first;
 	for (let hop = 0; ; hop++) {
-		const own = settings.isOwn(url);
-		const response = await http({
+		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
 			qs: url === first ? request.qs : undefined,
@@ -94,11 +85,14 @@ export async function exchange(
 			headers: {
 				Accept: 'application/json',
 				...(emptyList ? { 'Content-Type': 'application/json' } : {}),
-				...(own ? { Authorization: `Bearer ${token}` } : {}),
 			},
 			encoding: request.expect === 'stream' ? 'stream' : 'text',
 			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-		});
+		};
+		// The token only goes with requests to the credential's own addresses.
+		const response = settings.isOwn(url)
+			? await sendOwn(context, settings, options, token)
+			: await http(options);
 		const location = response.headers?.location;
 		if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
 			return response;

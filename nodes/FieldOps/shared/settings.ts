@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
-import type { TokenClient } from './token';
+import { storedToken, type Token, type TokenClient } from './token';
 
 export const CREDENTIAL_TYPE = 'fieldOpsOAuth2Api';
 
@@ -21,6 +21,12 @@ export interface Settings {
 	/** Root address of each API, without a trailing slash. */
 	urls: Record<Api, string>;
 	client: TokenClient;
+	/** The administrator's static token (spec: Authentication 8), when the credential uses one instead of a client. */
+	staticToken?: string;
+	/** The token n8n keeps on the credential (shared by its processes), while it still belongs to this client. */
+	stored?: Token;
+	/** The credential as n8n handed it over, and which one it is: what n8n's authentication path needs. */
+	credential: { id?: string; name: string; data: ICredentialDataDecryptedObject };
 	/** Whether a URL lies under one of the credential's addresses (same origin, same path prefix). */
 	isOwn(url: string): boolean;
 }
@@ -44,7 +50,11 @@ export function scopeOf(credentials: ICredentialDataDecryptedObject): string {
 /** The token server's root: the spec's token address is `{identity_url}/connect/token`, and users paste either. */
 const tokenServerRoot = (value: unknown) => trimUrl(value).replace(/\/connect\/token$/i, '');
 
-export function settingsOf(credentials: ICredentialDataDecryptedObject, credentialId?: string): Settings {
+export function settingsOf(
+	credentials: ICredentialDataDecryptedObject,
+	credentialId?: string,
+	credentialName = '',
+): Settings {
 	const urls = Object.fromEntries(
 		(Object.keys(URL_FIELDS) as Api[]).map((api) => [
 			api,
@@ -61,15 +71,20 @@ export function settingsOf(credentials: ICredentialDataDecryptedObject, credenti
 			return [];
 		}
 	});
+	const client: TokenClient = {
+		credentialId,
+		identityUrl: urls.identity,
+		clientId: String(credentials.clientId ?? ''),
+		clientSecret: String(credentials.clientSecret ?? ''),
+		scope: scopeOf(credentials),
+	};
+	const usesStaticToken = credentials.authentication === 'staticToken';
 	return {
 		urls,
-		client: {
-			credentialId,
-			identityUrl: urls.identity,
-			clientId: String(credentials.clientId ?? ''),
-			clientSecret: String(credentials.clientSecret ?? ''),
-			scope: scopeOf(credentials),
-		},
+		client,
+		staticToken: usesStaticToken ? String(credentials.staticToken ?? '').trim() : undefined,
+		stored: usesStaticToken ? undefined : storedToken(credentials, client),
+		credential: { id: credentialId, name: credentialName, data: credentials },
 		isOwn(url: string) {
 			let target: URL;
 			try {
@@ -98,8 +113,10 @@ const cache = new WeakMap<object, Promise<Settings>>();
 export async function readSettings(context: CredentialReader): Promise<Settings> {
 	let settings = cache.get(context);
 	if (!settings) {
-		const id = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id ?? undefined;
-		settings = context.getCredentials(CREDENTIAL_TYPE).then((credentials) => settingsOf(credentials, id));
+		const { id, name } = context.getNode().credentials?.[CREDENTIAL_TYPE] ?? { id: undefined, name: '' };
+		settings = context
+			.getCredentials(CREDENTIAL_TYPE)
+			.then((credentials) => settingsOf(credentials, id ?? undefined, name));
 		cache.set(context, settings);
 		settings.catch(() => cache.delete(context));
 	}

@@ -1,5 +1,6 @@
 import { sleep, type IDataObject } from 'n8n-workflow';
 
+import { httpOf } from './auth';
 import { FieldOpsFailure, apiFailure, hide, nodeError, reachReason, settle } from './errors';
 import {
 	DEFAULT_TIMEOUT_MS,
@@ -7,7 +8,6 @@ import {
 	exchange,
 	expectsList,
 	failureText,
-	httpOf,
 	readBody,
 	type ApiRequest,
 	type ApiResponse,
@@ -16,8 +16,9 @@ import {
 } from './http';
 import type { Field } from './fields';
 import type { Item } from './items';
-import { readSettings, urlFieldLabel, type Settings } from './settings';
-import { accessToken } from './token';
+import { CREDENTIAL_TYPE, readSettings, urlFieldLabel, type Settings } from './settings';
+import { ssrfFailure } from './ssrf';
+import { accessToken, storedToken, type Token } from './token';
 
 export const READ_RETRIES = 2;
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
@@ -96,6 +97,8 @@ function targetUrl(settings: Settings, request: ApiRequest): string {
 function networkFailure(request: Pick<ApiRequest, 'api' | 'url'>, url: string, error: unknown) {
 	const reason = reachReason(error);
 	const api = request.url ? 'Core API URL' : urlFieldLabel(request.api ?? 'core');
+	const blocked = ssrfFailure(error, url, api);
+	if (blocked) return blocked;
 	return new FieldOpsFailure(
 		`Could not reach Field Ops at ${new URL(url).host} (${reason})`,
 		reason === 'no answer in time'
@@ -120,29 +123,63 @@ export async function send<T = unknown>(
 	}
 }
 
+/** The run a request belongs to (an execution; a poll or a list look-up is its own): token failures last one run. */
+function runOf(context: FieldOpsContext): unknown {
+	const id = (context as { getExecutionId?: () => string | undefined }).getExecutionId?.();
+	return id || context;
+}
+
+/** The token to send: the credential's static token, or a client-credentials token (see shared/token.ts). */
+async function tokenFor(context: FieldOpsContext, settings: Settings, rejected?: string): Promise<Token> {
+	if (settings.staticToken === undefined)
+		return await accessToken(httpOf(context), settings.client, {
+			rejected,
+			stored: settings.stored,
+			run: runOf(context),
+			reread: async () => storedToken(await context.getCredentials(CREDENTIAL_TYPE), settings.client),
+		});
+	if (settings.staticToken === '')
+		throw new FieldOpsFailure(
+			'The Static Token of the Field Ops credential is empty',
+			'Paste the token an administrator generated in the Field Ops web interface, or choose Client Credentials as the Authentication.',
+		);
+	return { value: settings.staticToken, renewAt: Infinity, shared: true };
+}
+
+const staticTokenRefused = () =>
+	new FieldOpsFailure(
+		'Field Ops did not accept the static token (401)',
+		'Check the Static Token of the Field Ops credential: an administrator may have revoked it, or it belongs to another environment. Generate a new one in the Field Ops web interface, or use an API client (Client Credentials).',
+		401,
+	);
+
 async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promise<ApiResponse<T>> {
 	const settings = await readSettings(context);
 	const url = targetUrl(settings, request);
 	const retries = request.method === 'GET' ? (request.retries ?? READ_RETRIES) : 0;
 	let rejected: string | undefined;
 	for (let attempt = 0; ; attempt++) {
-		const sent = await settle(async () => {
-			const token = await accessToken(httpOf(context), settings.client, rejected);
-			return { token, response: await exchange(context, settings, request, url, token) };
-		});
+		const token = await tokenFor(context, settings, rejected);
+		const sent = await settle(async () => await exchange(context, settings, request, url, token));
 		if ('error' in sent) {
 			if (sent.error instanceof FieldOpsFailure) throw sent.error;
-			if (attempt >= retries) throw networkFailure(request, url, sent.error);
+			// An address n8n's SSRF protection blocks stays blocked: no retry.
+			if (attempt >= retries || ssrfFailure(sent.error, url, ''))
+				throw networkFailure(request, url, sent.error);
 			await sleep(retryDelayMs(attempt + 1));
 			continue;
 		}
-		const { token, response } = sent.value;
+		const response = sent.value;
 		// Whatever the server says back is cleaned of what we sent it.
-		const secrets = [token, settings.client.clientSecret];
+		const secrets = [token.value, settings.client.clientSecret];
+		if (response.statusCode === 401 && settings.staticToken !== undefined) {
+			discard(response.body);
+			throw staticTokenRefused();
+		}
 		if (response.statusCode === 401 && rejected === undefined) {
 			// Once per request: the token may have been revoked; a new one is fetched and the request sent again.
 			discard(response.body);
-			rejected = token;
+			rejected = token.value;
 			attempt--;
 			continue;
 		}
