@@ -31,6 +31,7 @@ import {
 	watchConsole,
 	type ConsoleWatch,
 } from './browser';
+import { startFakeModel } from './fake-model';
 import { administrator, sandboxCredentialData } from './fixtures';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'editor');
@@ -1036,78 +1037,99 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 	step('runs as an AI agent’s tool with the project given by its number', async () => {
 		const project = subsidiaryProject();
 		const expected = [...world().tasks.values()].filter((t) => t.projectId === project.id && !t.isTemplate);
-		// An agent with the Field Ops tool: n8n runs a tool only for an agent, and this run puts n8n's tool executor
-		// in the agent's place, so no language model is needed.
-		const start = manualTrigger([{}]);
-		const created = await n8n!.rest('POST', '/workflows', {
-			name: 'Agent: work orders of a project',
-			nodes: [
-				start.node,
-				{
-					id: 'agent',
-					name: 'AI Agent',
-					type: '@n8n/n8n-nodes-langchain.agent',
-					typeVersion: 3.1,
-					position: [260, 0],
-					parameters: {},
-				},
-				{
-					id: 'tool',
-					name: 'Work orders tool',
-					type: TOOL_NODE_TYPE,
-					typeVersion: 1,
-					position: [260, 220],
-					parameters: {
-						resource: 'workOrder',
-						operation: 'getAll',
-						// What n8n's editor writes when the model is to fill the project: its By ID mode, a $fromAI value.
-						project: {
-							__rl: true,
-							mode: 'id',
-							value: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Project', ``, 'string') }}",
+		// A real agent run, on the queue worker: n8n's AI Agent with an OpenAI-compatible model on localhost that
+		// calls the tool with the project's number. (The tool's own "Test" modal is no way here: n8n 2.41.1's worker
+		// drops the modal's input when manual runs are offloaded, so the tool would get no Project at all.)
+		const model = await startFakeModel({ Project: project.projectNumber });
+		try {
+			const modelCredential = await n8n!.createCredential('Local model', 'openAiApi', {
+				apiKey: 'sk-local-test-model',
+				url: model.url,
+			});
+			const start = manualTrigger([{}]);
+			const created = await n8n!.rest('POST', '/workflows', {
+				name: 'Agent: work orders of a project',
+				nodes: [
+					start.node,
+					{
+						id: 'agent',
+						name: 'AI Agent',
+						type: '@n8n/n8n-nodes-langchain.agent',
+						typeVersion: 3.1,
+						position: [260, 0],
+						parameters: {
+							promptType: 'define',
+							text: `List the work orders of project ${project.projectNumber}`,
+							options: {},
 						},
-						returnAll: true,
 					},
-					credentials: fieldOpsCredential(),
+					{
+						id: 'model',
+						name: 'Local model',
+						type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+						typeVersion: 1.2,
+						position: [120, 220],
+						parameters: { model: { __rl: true, mode: 'id', value: 'local-model' }, options: {} },
+						credentials: { openAiApi: { id: modelCredential, name: 'Local model' } },
+					},
+					{
+						id: 'tool',
+						name: 'Work orders tool',
+						type: TOOL_NODE_TYPE,
+						typeVersion: 1,
+						position: [400, 220],
+						parameters: {
+							resource: 'workOrder',
+							operation: 'getAll',
+							// What n8n's editor writes when the model is to fill the project: its By ID mode, a $fromAI value.
+							project: {
+								__rl: true,
+								mode: 'id',
+								value: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('Project', ``, 'string') }}",
+							},
+							returnAll: true,
+						},
+						credentials: fieldOpsCredential(),
+					},
+				],
+				connections: {
+					Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+					'Local model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+					'Work orders tool': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 				},
-			],
-			connections: {
-				Manual: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-				'Work orders tool': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-			pinData: start.pinData,
-			active: false,
-		});
-		if (created.status >= 300) throw new Error(`workflow not saved: ${JSON.stringify(created.body)}`);
-		await page.goto(`${n8n!.url}/workflow/${created.body.id as string}`);
-		await page.getByTestId('canvas-node').first().waitFor();
-		await openNode('Work orders tool');
-		const description = await panel()
-			.getByTestId('parameter-input-toolDescription')
-			.locator('textarea')
-			.first()
-			.inputValue({ timeout: 5_000 })
-			.catch(() => '(no Description shown)');
-		// Run the tool on its own: n8n asks for what the model would give, here the project's number.
-		await ndv().getByTestId('node-execute-button').first().click();
-		const inputs = page.getByTestId('fromAiParameters-modal').getByTestId('from-ai-parameters-modal-inputs');
-		await inputs.locator('input').first().fill(project.projectNumber);
-		await shot('agent-project-by-number');
-		await page.getByTestId('fromAiParameters-modal').getByTestId('execute-workflow-button').click();
-		if (!n8n!.apiKey) await n8n!.createApiKey();
-		const execution = await n8n!.latestExecution(created.body.id as string, 60_000);
-		await shot('agent-work-orders');
-		const shown = await errorShown();
-		await closeNode();
-		const toolRun = JSON.stringify(execution.data?.resultData?.runData?.['Work orders tool'] ?? null);
+				settings: { executionOrder: 'v1' },
+				pinData: start.pinData,
+				active: false,
+			});
+			if (created.status >= 300) throw new Error(`workflow not saved: ${JSON.stringify(created.body)}`);
+			await page.goto(`${n8n!.url}/workflow/${created.body.id as string}`);
+			await page.getByTestId('canvas-node').first().waitFor();
+			await openNode('Work orders tool');
+			const description = await panel()
+				.getByTestId('parameter-input-toolDescription')
+				.locator('textarea')
+				.first()
+				.inputValue({ timeout: 5_000 })
+				.catch(() => '(no Description shown)');
+			await closeNode();
+			await page.getByTestId('execute-workflow-button').first().click();
+			if (!n8n!.apiKey) await n8n!.createApiKey();
+			const execution = await n8n!.latestExecution(created.body.id as string, 90_000);
+			await shot('agent-work-orders');
+			const toolRun = JSON.stringify(execution.data?.resultData?.runData?.['Work orders tool'] ?? null);
+			// What the agent offered the model: the tool with its description.
+			const offered = JSON.stringify(model.requests[0]?.tools ?? []);
 
-		expect(description).toMatch(/Needs: Project \(its project number such as P1001/);
-		expect(description).toMatch(/Returns: one item per work order/);
-		expect(shown).toEqual({ message: '', description: '' });
-		expect(execution.data?.resultData?.error).toBeUndefined();
-		// The tool answered the project's work orders, every one of them.
-		expect(expected.length).toBeGreaterThan(0);
-		for (const task of expected) expect(toolRun).toContain(task.id);
+			expect(description).toMatch(/Needs: Project \(its project number such as P1001/);
+			expect(description).toMatch(/Returns: one item per work order/);
+			expect(offered).toContain('Needs: Project');
+			expect(execution.data?.resultData?.error).toBeUndefined();
+			// The model gave the project's number; the tool answered that project's work orders, every one of them.
+			expect(model.requests.length).toBeGreaterThanOrEqual(2);
+			expect(expected.length).toBeGreaterThan(0);
+			for (const task of expected) expect(toolRun).toContain(task.id);
+		} finally {
+			await model.close();
+		}
 	});
 });
