@@ -7,16 +7,19 @@ import {
 
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
-import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
+import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
 import {
 	applyRead,
 	beginPoll,
+	checkClock,
 	newestForTest,
 	planRead,
 	queryOf,
 	readState,
 	startState,
 	type CursorOptions,
+	type Feed,
+	type ReadPlan,
 	type ReadResult,
 	type StartFrom,
 	type TriggerEvent,
@@ -27,8 +30,11 @@ import { noTestEvent } from './wording';
 type Row = Record<string, unknown>;
 
 const STATE_KEY = 'cursor';
-/** "Fetch Test Event" looks back this far, widening until it finds a few records. */
+/** "Fetch Test Event" looks back this far, widening until it finds a few records: one small page each. */
 const TEST_LOOKBACK_DAYS = [1, 7, 30, 365];
+const TEST_PAGE = 100;
+/** Outside n8n's scheduler (no poll budget) a poll stops starting reads after this long. */
+const DEFAULT_BUDGET_MS = 120_000;
 
 interface TriggerOptions {
 	maxPerPoll?: number;
@@ -42,7 +48,7 @@ async function read(
 	context: IPollFunctions,
 	feed: ReportFeed,
 	query: IDataObject,
-	plan: { chunkLimit: number; stopAfter?: number },
+	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
 ): Promise<ReadResult<Row>> {
 	const records: Row[] = [];
 	const result: ReadResult<Row> = { records, complete: true };
@@ -58,6 +64,33 @@ async function read(
 		},
 	});
 	return result;
+}
+
+/**
+ * A read whose Date is far from n8n's clock: the poll-clock cursor would follow it, so the poll stops (nothing
+ * moves); a cursor from the records' own times goes on with n8n's clock.
+ */
+async function timedRead(
+	context: IPollFunctions,
+	feed: ReportFeed,
+	query: IDataObject,
+	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
+	definition: Feed<Row>,
+	options: CursorOptions,
+): Promise<{ result: ReadResult<Row>; sentAt: number }> {
+	const sentAt = Date.now();
+	const checked = checkClock(await read(context, feed, query, plan), sentAt, Date.now(), options);
+	if (checked.off !== undefined && !definition.modifiedAt) {
+		const minutes = Math.ceil(Math.abs(checked.off) / 60_000);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The time Field Ops answered with is ${minutes} min ${checked.off > 0 ? 'ahead of' : 'behind'} n8n's clock`,
+			{
+				description: `This report's records do not show when they changed, so the trigger goes by Field Ops' clock (the Date of its answers), and the two differ by more than the Re-Read Window. The trigger did not move on, so nothing is skipped. Correct the clock that is wrong (n8n's server, or a proxy in between), or set Options → Re-Read Window above ${minutes * 60} seconds.`,
+			},
+		);
+	}
+	return { result: checked.read, sentAt };
 }
 
 /**
@@ -77,8 +110,15 @@ const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({
 	json: { ...record, _event: event } as IDataObject,
 });
 
+/** A read the service refused outright (the probe of ModifiedBefore): any 4xx but auth and rate limits. */
+const refused = (error: unknown) => {
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+};
+
 /** One poll: plan, read and apply until the cursor says the poll is done; the state is stored last. */
 export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const started = Date.now();
 	const feed = REPORT_FEEDS.find((candidate) => candidate.value === this.getNodeParameter('feed'));
 	if (!feed) throw new NodeOperationError(this.getNode(), 'Choose which records to watch');
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
@@ -104,15 +144,11 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 	const now = Date.now();
 
 	if (this.getMode() === 'manual') {
-		// "Fetch Test Event": the newest few records; the trigger's state is never touched.
+		// "Fetch Test Event": a few recent records, one small page per look-back; the state is never touched.
 		for (const days of TEST_LOOKBACK_DAYS) {
 			const since = new Date(now - days * 86_400_000).toISOString();
-			const { records } = await read(
-				this,
-				feed,
-				{ ...query, ModifiedSince: since },
-				{ chunkLimit: MAX_CHUNK_LIMIT },
-			);
+			const page = { chunkLimit: TEST_PAGE, stopAfter: 1 };
+			const { records } = await read(this, feed, { ...query, ModifiedSince: since }, page);
 			const newest = newestForTest(records, definition, cursorOptions);
 			if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
 			if (days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1])
@@ -133,22 +169,32 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		// "Now" is the service's now: it tells its time in the Date header of any answer (one record at most).
 		const asked =
 			start.from === 'now'
-				? await read(
+				? await timedRead(
 						this,
 						feed,
 						{ ...query, ModifiedSince: new Date(now).toISOString() },
 						{ chunkLimit: 1, stopAfter: 1 },
+						definition,
+						cursorOptions,
 					)
 				: undefined;
-		state = startState(definition, start, asked?.serverTime ?? now, cursorOptions);
+		state = startState(definition, start, asked?.result.serverTime ?? now, cursorOptions);
 	}
 
+	// n8n's scheduler abandons a poll that runs past its budget: no read starts after half of it.
+	const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_BUDGET_MS;
 	let poll = beginPoll<Row>(state);
-	while (!poll.done) {
+	while (!poll.done && (poll.reads === 0 || poll.held || Date.now() - started < budget / 2)) {
 		const plan = planRead(poll, definition, cursorOptions, Date.now());
-		const sentAt = Date.now();
-		const result = await read(this, feed, { ...query, ...queryOf(plan) }, plan);
-		poll = applyRead(poll, plan, result, definition, cursorOptions, sentAt);
+		const request = { ...query, ...queryOf(plan) };
+		let outcome: { result: ReadResult<Row>; sentAt: number };
+		try {
+			outcome = await timedRead(this, feed, request, plan, definition, cursorOptions);
+		} catch (error) {
+			if (!plan.probe || !refused(error)) throw error;
+			outcome = { result: { records: [], complete: true, refused: true }, sentAt: Date.now() };
+		}
+		poll = applyRead(poll, plan, outcome.result, definition, cursorOptions, outcome.sentAt);
 	}
 	// Written last: a poll that failed above leaves the stored state as it was.
 	staticData[STATE_KEY] = poll.state as unknown as IDataObject;
