@@ -3,7 +3,7 @@
  * records to emit (new / changed / deleted, oldest first, about `maxPerPoll`) and the next state.
  *
  * Pure: no I/O, no clock. The caller loops `planRead` → read the pages → `applyRead` until the poll is `done`,
- * passing n8n's clock (`now`) and the service's (each read's HTTP `Date` header, once `checkClock` trusts it),
+ * passing n8n's clock (`now`) and the service's (each read's HTTP `Date` header, as `checkClock` takes it),
  * and stores the state only after the last read, so a failed poll leaves the stored state exactly as it was.
  *
  * Rules:
@@ -59,22 +59,28 @@ export function beginPoll<T>(state: CursorState): Poll<T> {
 }
 
 /**
- * The service's clock is taken from a read's Date header only while it is within the re-read window (and the
- * header's second) of n8n's clock around the read; a Date further off (a proxy with a wrong clock) is dropped,
- * and `off` says by how much. Records' own times never depend on it.
+ * The service's clock is taken from a read's Date header while it is within the re-read window (and the
+ * header's second) of n8n's clock around the read. Further off, `off` says by how much (+: ahead). The records'
+ * own times (mode 'modified') need the clock only to tell which are recent: a Date far ahead (a proxy with a
+ * wrong clock) is then dropped and n8n's clock stands in. Otherwise the caller stops the poll: a cursor from the
+ * service's clock cannot tell a wrong Date from a service whose records carry that clock too.
  */
 export function checkClock<T>(
 	read: ReadResult<T>,
 	sentAt: number,
 	receivedAt: number,
 	options: CursorOptions,
+	modified: boolean,
 ): { read: ReadResult<T>; off?: number } {
 	const tolerance = overlapOf(options) + 1000;
 	const dates = [read.serverTime, read.lastServerTime].filter((date) => date !== undefined);
-	const worst = dates.find((date) => date < sentAt - tolerance || date > receivedAt + tolerance);
-	if (worst === undefined) return { read };
+	const behind = dates.find((date) => date < sentAt - tolerance);
+	if (behind !== undefined) return { read, off: behind - sentAt };
+	const ahead = dates.find((date) => date > receivedAt + tolerance);
+	if (ahead === undefined) return { read };
+	if (!modified) return { read, off: ahead - receivedAt };
 	const { serverTime: _first, lastServerTime: _last, ...rest } = read;
-	return { read: rest, off: worst - (worst < sentAt ? sentAt : receivedAt) };
+	return { read: rest };
 }
 
 function fanoutOf<T>(records: readonly T[], feed: Feed<T>): number | undefined {

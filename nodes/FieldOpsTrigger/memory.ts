@@ -1,5 +1,5 @@
 /** What the cursor remembers between polls, in and out of its compact stored form. */
-import { IDENTITY_MEMORY, PASSED_MEMORY, type CursorState, type Group } from './state';
+import { IDENTITY_MEMORY, MEMORY_BYTES, PASSED_MEMORY, type CursorState, type Group } from './state';
 
 export interface Memory {
 	/** Identity → content hash and (latest possible) modification time of the version handled last. */
@@ -37,8 +37,8 @@ function grouped<V>(
 }
 
 /**
- * `seen` above the horizon, grouped by time; `ids`: the IDENTITY_MEMORY identities handled most recently,
- * grouped by the read that handled them, and from when on none was forgotten.
+ * `seen` above the horizon, grouped by time; `ids`: the identities handled most recently (at least
+ * IDENTITY_MEMORY), grouped by the read that handled them, and from when on none was forgotten.
  */
 export function remember(
 	memory: Memory,
@@ -50,9 +50,11 @@ export function remember(
 		({ at }) => at,
 		(id, { fp }) => id + fp,
 	);
-	// Least recently handled first (recall and handling keep that order): the oldest are forgotten.
+	// Least recently handled first (recall and handling keep that order): the oldest are forgotten. They may
+	// use what `seen` leaves of MEMORY_BYTES (a backlog being worked through needs little of it).
 	const entries = [...memory.ids];
-	const forgotten = entries.slice(0, Math.max(0, entries.length - IDENTITY_MEMORY));
+	const capacity = Math.max(IDENTITY_MEMORY, Math.floor((MEMORY_BYTES - JSON.stringify(seen).length) / 8.5));
+	const forgotten = entries.slice(0, Math.max(0, entries.length - capacity));
 	let from = idsFrom;
 	for (const [, at] of forgotten) from = Math.max(from ?? -Infinity, at + 1);
 	const ids = grouped(

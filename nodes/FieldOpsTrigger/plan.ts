@@ -64,12 +64,14 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 	}
 	const from = state.cursor;
 	let before: number | undefined;
-	if (state.ceiling !== undefined && state.ceiling > from) {
-		const share = state.up ? (BISECT - 1) / BISECT : 1 / BISECT;
-		before = from + Math.max(1, Math.floor((state.ceiling - from) * share));
-	} else if (state.span !== undefined) {
+	const ceiling = state.ceiling !== undefined && state.ceiling > from ? state.ceiling : undefined;
+	if (state.span !== undefined) {
 		before = from + Math.max(1, Math.round(state.span * left));
-		if (before >= serviceNow) before = undefined;
+		if (ceiling !== undefined) before = Math.min(before, Math.max(from + 1, ceiling - 1));
+		else if (before >= serviceNow) before = undefined;
+	} else if (ceiling !== undefined) {
+		const share = state.up ? (BISECT - 1) / BISECT : 1 / BISECT;
+		before = from + Math.max(1, Math.floor((ceiling - from) * share));
 	}
 	// Polled, windows end at activation until the cursor passes it: all they hold was last modified before the
 	// first read, so never emitted and new; a window reaching into the present could not tell.

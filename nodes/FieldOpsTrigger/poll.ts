@@ -18,7 +18,6 @@ import {
 	readState,
 	startState,
 	type CursorOptions,
-	type Feed,
 	type ReadPlan,
 	type ReadResult,
 	type StartFrom,
@@ -66,27 +65,26 @@ async function read(
 	return result;
 }
 
-/**
- * A read whose Date is far from n8n's clock: the poll-clock cursor would follow it, so the poll stops (nothing
- * moves); a cursor from the records' own times goes on with n8n's clock.
- */
+/** A read, with its Date checked against n8n's clock (see checkClock): one far off may stop the poll. */
 async function timedRead(
 	context: IPollFunctions,
 	feed: ReportFeed,
 	query: IDataObject,
 	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
-	definition: Feed<Row>,
 	options: CursorOptions,
+	modified: boolean,
 ): Promise<{ result: ReadResult<Row>; sentAt: number }> {
 	const sentAt = Date.now();
-	const checked = checkClock(await read(context, feed, query, plan), sentAt, Date.now(), options);
-	if (checked.off !== undefined && !definition.modifiedAt) {
-		const minutes = Math.ceil(Math.abs(checked.off) / 60_000);
+	const checked = checkClock(await read(context, feed, query, plan), sentAt, Date.now(), options, modified);
+	if (checked.off !== undefined) {
+		const minutes = Math.max(1, Math.round(Math.abs(checked.off) / 60_000));
+		const seconds = Math.ceil(Math.abs(checked.off) / 1000);
+		const where = checked.off > 0 ? 'ahead of' : 'behind';
 		throw new NodeOperationError(
 			context.getNode(),
-			`The time Field Ops answered with is ${minutes} min ${checked.off > 0 ? 'ahead of' : 'behind'} n8n's clock`,
+			`The time Field Ops answered with is ${minutes} min ${where} n8n's clock`,
 			{
-				description: `This report's records do not show when they changed, so the trigger goes by Field Ops' clock (the Date of its answers), and the two differ by more than the Re-Read Window. The trigger did not move on, so nothing is skipped. Correct the clock that is wrong (n8n's server, or a proxy in between), or set Options → Re-Read Window above ${minutes * 60} seconds.`,
+				description: `The trigger goes by Field Ops' clock (the Date of its answers) and tolerates a difference up to the Re-Read Window. It did not move on, so nothing is skipped. Correct the clock that is wrong (n8n's server, Field Ops, or a proxy in between), or set Options → Re-Read Window above ${seconds} seconds.`,
 			},
 		);
 	}
@@ -174,8 +172,8 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 						feed,
 						{ ...query, ModifiedSince: new Date(now).toISOString() },
 						{ chunkLimit: 1, stopAfter: 1 },
-						definition,
 						cursorOptions,
+						!!definition.modifiedAt,
 					)
 				: undefined;
 		state = startState(definition, start, asked?.result.serverTime ?? now, cursorOptions);
@@ -189,7 +187,7 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		const request = { ...query, ...queryOf(plan) };
 		let outcome: { result: ReadResult<Row>; sentAt: number };
 		try {
-			outcome = await timedRead(this, feed, request, plan, definition, cursorOptions);
+			outcome = await timedRead(this, feed, request, plan, cursorOptions, !!definition.modifiedAt);
 		} catch (error) {
 			if (!plan.probe || !refused(error)) throw error;
 			outcome = { result: { records: [], complete: true, refused: true }, sentAt: Date.now() };

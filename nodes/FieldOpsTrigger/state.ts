@@ -128,8 +128,10 @@ export interface Poll<T> {
 export const DEFAULT_OVERLAP_MS = 60_000;
 /** Reads per poll at most (window searches, dropped windows); the next poll goes on from the state. */
 export const MAX_READS_PER_POLL = 32;
-/** Identities remembered for labels (8 characters each: 16 KB). */
+/** Identities remembered for labels at least (8 characters each: 16 KB). */
 export const IDENTITY_MEMORY = 2000;
+/** `seen` and the identities together at most about this many bytes (the identities take what `seen` leaves). */
+export const MEMORY_BYTES = 54 * 1024;
 /** `seen` in the stored state at most about this many bytes; recent records beyond it wait to settle. */
 export const SEEN_BYTES = 36 * 1024;
 /** Entries of `passed` kept (the oldest are merged). */

@@ -12,16 +12,17 @@ import {
 } from './state';
 
 /**
- * Too many for one poll: the next window ends before this one, a BISECT of the way (`up`: a window under the
- * same ceiling that held few records turns the search toward the ceiling). With record times, the records read
- * bound it: everything up to the newest of them is too many already, and their density sizes the next one.
+ * Too many for one poll: the next window ends before this one's end (the ceiling), a BISECT of the way (`up`:
+ * a window under the same ceiling that held few records turns the search toward it). With record times, what
+ * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
+ * oldest (nothing read lies before it) or is sized from their density.
  */
 export function tooFull<T>(
 	next: CursorState,
 	plan: ReadPlan,
 	state: CursorState,
 	serviceTime: number,
-	read?: Array<Version<T>>,
+	read: Array<Version<T>> = [],
 ): CursorState {
 	const sized: CursorState = {
 		...next,
@@ -30,10 +31,15 @@ export function tooFull<T>(
 	};
 	delete sized.span;
 	delete sized.up;
-	if (read && read.length > 0) {
-		const newest = read.reduce((time, version) => Math.max(time, version.at), state.cursor);
-		sized.ceiling = Math.min(sized.ceiling as number, Math.max(newest + 1, state.cursor + 1));
-		sized.span = (FILL * ((sized.ceiling as number) - state.cursor)) / read.length;
+	const times = read.filter((version) => version.at >= state.cursor).map((version) => version.at);
+	if (times.length > 0) {
+		const oldest = Math.min(...times);
+		const newest = Math.max(...times);
+		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
+		sized.span =
+			oldest > state.cursor
+				? (oldest - state.cursor) / Math.max(1, plan.target ?? times.length)
+				: (FILL * (newest + 1 - oldest)) / times.length;
 		delete sized.guess;
 	}
 	return sized;
@@ -64,12 +70,19 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 	}
 	if (read.waiting) return;
 	if (found > 0) delete next.ceiling;
-	// Under a ceiling, a window that held few turns the search up toward it.
-	if (next.ceiling !== undefined) next.up = true;
+	if (next.ceiling !== undefined) {
+		// Empty under a ceiling: what made it too full lies above, so the search turns up toward it.
+		next.up = true;
+		next.guess = true;
+		delete next.span;
+		return;
+	}
 	const planned = Math.max(1, length) / Math.max(1, target);
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
-		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
+		// A sample of some size is trusted (within SHRINK and SPARSE_GROWTH); a small one grows it by GROWTH.
+		const growth = found >= MIN_SAMPLE ? SPARSE_GROWTH : GROWTH;
+		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * growth);
 		delete next.guess;
 	} else {
 		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);
