@@ -94,8 +94,7 @@ function simulate(scenario: Scenario) {
 		if (poll.emit.length > options.maxPerPoll && scenario.feed.modifiedAt)
 			expect(new Set(poll.emit.map(({ record }) => record.modifiedDateTime)).size).toBe(1);
 		state = JSON.parse(JSON.stringify(poll.state)); // as n8n's static data would hand it back
-		for (const { event, record } of poll.emit)
-			emissions.push({ event, record, poll: pollNumber });
+		for (const { event, record } of poll.emit) emissions.push({ event, record, poll: pollNumber });
 		caughtUpAfter[pollNumber] = poll.caughtUp;
 		largestState = Math.max(largestState, versionCount(state));
 		if (scenario.feed.modifiedAt) {
