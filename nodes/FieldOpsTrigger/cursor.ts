@@ -28,6 +28,7 @@
  * - Events: see labels.ts. Unselected events advance the cursor like emitted ones and do not count against the
  *   cap.
  */
+import { fanoutOf } from './clock';
 import { classify } from './labels';
 import { recall, remember, withPassed } from './memory';
 import { roomOf } from './plan';
@@ -50,42 +51,14 @@ import { resize, tooFull } from './windows';
 
 export * from './state';
 export { readState } from './stored';
+export { identityCapacity } from './memory';
+export { checkClock } from './clock';
 export { planRead, queryOf } from './plan';
 export { newestForTest } from './versions';
 export { fingerprintOf, parseTimestamp } from './hashing';
 
 export function beginPoll<T>(state: CursorState): Poll<T> {
 	return { state, emit: [], reads: 0, done: false, caughtUp: false, reread: 0 };
-}
-
-/**
- * The service's clock is taken from a read's Date header while it is within the re-read window (and the
- * header's second) of n8n's clock around the read. Further off, `off` says by how much (+: ahead). The records'
- * own times (mode 'modified') need the clock only to tell which are recent: a Date far ahead (a proxy with a
- * wrong clock) is then dropped and n8n's clock stands in. Otherwise the caller stops the poll: a cursor from the
- * service's clock cannot tell a wrong Date from a service whose records carry that clock too.
- */
-export function checkClock<T>(
-	read: ReadResult<T>,
-	sentAt: number,
-	receivedAt: number,
-	options: CursorOptions,
-	modified: boolean,
-): { read: ReadResult<T>; off?: number } {
-	const tolerance = overlapOf(options) + 1000;
-	const dates = [read.serverTime, read.lastServerTime].filter((date) => date !== undefined);
-	const behind = dates.find((date) => date < sentAt - tolerance);
-	if (behind !== undefined) return { read, off: behind - sentAt };
-	const ahead = dates.find((date) => date > receivedAt + tolerance);
-	if (ahead === undefined) return { read };
-	if (!modified) return { read, off: ahead - receivedAt };
-	const { serverTime: _first, lastServerTime: _last, ...rest } = read;
-	return { read: rest };
-}
-
-function fanoutOf<T>(records: readonly T[], feed: Feed<T>): number | undefined {
-	if (!feed.parentOf || records.length === 0) return undefined;
-	return records.length / new Set(records.map(feed.parentOf)).size;
 }
 
 /** Decides one read: its records, in the order received. */
@@ -122,12 +95,15 @@ export function applyRead<T>(
 	const latest = Math.min((plan.before ?? Infinity) - 1, (read.lastServerTime ?? serviceTime) + 999);
 	let versions: Array<Version<T>>;
 	let readAt = serviceTime;
+	let recentWait = false;
 	if (plan.recent && poll.held) {
 		// What changed within the re-read window keeps its place in `seen`; the rest of the whole read is older.
+		// Recent ones too many to remember wait until they are older than the window (read again then).
 		const recent = latestVersions(read.records, feed, latest);
 		const kept = new Set(recent.map((version) => version.id));
 		const older = latestVersions(poll.held.records, feed, poll.held.serverTime - overlap - 1);
-		versions = [...older.filter((version) => !kept.has(version.id)), ...recent];
+		recentWait = recent.length > room;
+		versions = [...older.filter((version) => !kept.has(version.id)), ...(recentWait ? [] : recent)];
 		readAt = poll.held.serverTime;
 	} else {
 		versions = latestVersions(read.records, feed, polled ? latest : state.cursor);
@@ -215,6 +191,11 @@ export function applyRead<T>(
 		cursor = Math.max(cursor, stopAt as number);
 	}
 	// Otherwise (polled, cut by the cap) the window is read again and `seen` dedupes it.
+	if (recentWait) {
+		cursor = Math.max(state.cursor, plan.since);
+		caughtUp = false;
+		waiting = true;
+	}
 	if (inWindows && !plan.recent && !plan.whole) {
 		const length = (until ?? Math.max(serviceTime, cursor)) - state.cursor;
 		resize(next, { length, found: pending.length, caughtUp, all, waiting }, plan.target ?? cap);
@@ -238,7 +219,7 @@ export function applyRead<T>(
 		next.tail = next.horizon === state.horizon ? state.tail : tail || undefined;
 	}
 	Object.assign(next, remember(memory, next.horizon, state.idsFrom));
-	for (const key of ['passed', 'ids', 'idsFrom', 'span', 'guess', 'ceiling', 'up', 'tail'] as const)
+	for (const key of ['passed', 'ids', 'idsFrom', 'span', 'guess', 'ceiling', 'up', 'tail', 'usual'] as const)
 		if (next[key] === undefined) delete next[key];
 
 	const progressed = cursor > state.cursor || handled > 0;

@@ -36,6 +36,10 @@ function grouped<V>(
 	return [...groups].sort(([a], [b]) => a - b).map(([at, parts]): Group => [at, parts.join('')]);
 }
 
+/** Identities the state keeps next to a `seen` of this many bytes (8 characters each, and their groups). */
+export const identityCapacity = (seenBytes: number) =>
+	Math.max(IDENTITY_MEMORY, Math.floor((MEMORY_BYTES - seenBytes) / 8.5));
+
 /**
  * `seen` above the horizon, grouped by time; `ids`: the identities handled most recently (at least
  * IDENTITY_MEMORY), grouped by the read that handled them, and from when on none was forgotten.
@@ -53,7 +57,7 @@ export function remember(
 	// Least recently handled first (recall and handling keep that order): the oldest are forgotten. They may
 	// use what `seen` leaves of MEMORY_BYTES (a backlog being worked through needs little of it).
 	const entries = [...memory.ids];
-	const capacity = Math.max(IDENTITY_MEMORY, Math.floor((MEMORY_BYTES - JSON.stringify(seen).length) / 8.5));
+	const capacity = identityCapacity(JSON.stringify(seen).length);
 	const forgotten = entries.slice(0, Math.max(0, entries.length - capacity));
 	let from = idsFrom;
 	for (const [, at] of forgotten) from = Math.max(from ?? -Infinity, at + 1);

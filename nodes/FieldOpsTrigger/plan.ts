@@ -41,7 +41,9 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 	if (state.mode === 'polled' && feed.beforeUnlisted && state.before === false)
 		return { since: state.horizon, chunkLimit: MAX_CHUNK_LIMIT, partial: true, whole: true };
 	const cap = capOf(options);
-	const room = roomOf(state, Math.min(serviceNow - overlap, state.cursor - 1));
+	// A polled window stays in `seen` until the next one: it must fit (record times: only recent ones stay).
+	const room =
+		state.mode === 'polled' ? roomOf(state, Math.min(serviceNow - overlap, state.cursor - 1)) : Infinity;
 	const left = Math.max(1, Math.min(cap - poll.emit.length, room));
 	// Rows per page: ChunkLimit counts parent records where rows share a parent (images).
 	const pages = (rows: number) => chunk(feed.parentOf ? rows / (state.fanout ?? 1) : rows);
@@ -85,7 +87,11 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 	// One millisecond cannot be split: read whole (it may hold more than the cap).
 	if ((before ?? serviceNow) - from <= 1)
 		return { since, before, chunkLimit: MAX_CHUNK_LIMIT, partial: true, tie: true };
-	const size = state.guess ? again + left / PROBE + 1 : again + left + 1;
+	// Probing (density unknown) uses a small page; so does a read to the present after one that was caught up,
+	// sized to a few times what that one found: a burst then costs a small page, not a full one.
+	const usual =
+		before === undefined && state.usual !== undefined ? Math.max(4 * state.usual, left / PROBE) : left;
+	const size = state.guess ? again + left / PROBE + 1 : again + Math.min(left, usual) + 1;
 	return { since, before, chunkLimit: pages(size), stopAfter: Math.ceil(size), partial: false, target: left };
 }
 

@@ -5,6 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { nodeError } from '../FieldOps/shared/errors';
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
 import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
@@ -189,7 +190,7 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		try {
 			outcome = await timedRead(this, feed, request, plan, cursorOptions, !!definition.modifiedAt);
 		} catch (error) {
-			if (!plan.probe || !refused(error)) throw error;
+			if (!plan.probe || !refused(error)) throw nodeError(this.getNode(), error);
 			outcome = { result: { records: [], complete: true, refused: true }, sentAt: Date.now() };
 		}
 		poll = applyRead(poll, plan, outcome.result, definition, cursorOptions, outcome.sentAt);

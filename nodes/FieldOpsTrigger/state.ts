@@ -65,6 +65,8 @@ export interface CursorState {
 	/** Windowed reads: a window ending here held too many; the next ones search below it (`up`: near it). */
 	ceiling?: number;
 	up?: true;
+	/** Windowed reads: what the last read to the present found, when it was caught up. */
+	usual?: number;
 	/** The service's clock minus n8n's at the last read, to plan windows before the first answer. */
 	offset?: number;
 	/** Modified mode: versions handled at the millisecond before the horizon (an inclusive read returns them). */

@@ -56,7 +56,7 @@ export function readState<T>(raw: unknown, feed: Feed<T>, options: CursorOptions
  */
 function fromVersion2(state: Record<string, unknown>): CursorState | undefined {
 	if (!finite(state.horizon) || !groupsOf(state.seen, 16)) return undefined;
-	const { ids, version: _version, ...rest } = state;
+	const { ids, ...rest } = state;
 	const text = typeof ids === 'string' && ids.length % 8 === 0 ? ids : '';
 	const at = (state.activatedAt as number | undefined) ?? (state.floor as number);
 	const migrated = { ...rest, version: 3, idsFrom: state.cursor as number } as unknown as CursorState;

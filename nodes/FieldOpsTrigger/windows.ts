@@ -66,8 +66,11 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 		delete next.span;
 		delete next.guess;
 		delete next.ceiling;
+		// What a read to the present brings: the next one that finds many times more met a burst.
+		next.usual = read.found;
 		return;
 	}
+	delete next.usual;
 	if (read.waiting) return;
 	if (found > 0) delete next.ceiling;
 	if (next.ceiling !== undefined) {
@@ -80,9 +83,7 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 	const planned = Math.max(1, length) / Math.max(1, target);
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
-		// A sample of some size is trusted (within SHRINK and SPARSE_GROWTH); a small one grows it by GROWTH.
-		const growth = found >= MIN_SAMPLE ? SPARSE_GROWTH : GROWTH;
-		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * growth);
+		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
 		delete next.guess;
 	} else {
 		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);

@@ -3,6 +3,7 @@ import {
 	beginPoll,
 	DEFAULT_OVERLAP_MS,
 	fingerprintOf,
+	identityCapacity,
 	IDENTITY_MEMORY,
 	newestForTest,
 	parseTimestamp,
@@ -414,23 +415,28 @@ describe('events', () => {
 		expect(summary(later)).toEqual(['changed:a@1', 'new:c@0']);
 	});
 
-	test('identities without a created time are remembered up to IDENTITY_MEMORY, the least recent forgotten', () => {
+	test('identities are remembered as far as the state has room, the least recent forgotten first', () => {
 		const opts = options({ maxPerPoll: Infinity });
-		let state = startState(bareFeed, { from: 'now' }, s(0), opts);
+		// With nothing in `seen`, the identities take its room too.
+		const capacity = identityCapacity(2);
+		expect(capacity).toBeGreaterThan(IDENTITY_MEMORY);
+		// Record times without created times: what was read is older than the service's time, so `seen` is empty.
+		const noCreated: Feed<Rec> = { ...recordFeed, createdAt: undefined };
+		let state = startState(noCreated, { from: 'now' }, s(0), opts);
 		const batch = (from: number, count: number, rev = 0) =>
-			Array.from({ length: count }, (_, i) => rec(`r${from + i}`, 1, { rev }));
-		state = poll(state, batch(0, 10), opts, s(1), bareFeed).state;
-		state = poll(state, batch(10, IDENTITY_MEMORY - 5), opts, s(2), bareFeed).state;
-		state = poll(state, [], opts, s(5000), bareFeed).state;
+			Array.from({ length: count }, (_, i) => rec(`r${from + i}`, rev ? 9000 : 1, { rev }));
+		state = poll(state, batch(0, 10), opts, s(1), noCreated).state;
+		state = poll(state, batch(10, capacity - 5), opts, s(2), noCreated).state;
+		state = poll(state, [], opts, s(5000), noCreated).state;
 		expect(state.seen).toEqual([]);
 		// r0…r4 were seen least recently when the memory filled up.
-		const result = poll(state, batch(0, 10, 1), opts, s(10_000), bareFeed);
+		const result = poll(state, batch(0, 10, 1), opts, s(10_000), noCreated);
 		expect(result.emit.map(({ event }) => event)).toEqual([
 			...Array(5).fill('new'),
 			...Array(5).fill('changed'),
 		]);
 		const remembered = (result.state.ids ?? []).reduce((count, [, ids]) => count + ids.length / 8, 0);
-		expect(remembered).toBe(IDENTITY_MEMORY);
+		expect(remembered).toBe(capacity);
 	});
 
 	test('a record edited twice between polls is emitted once, as changed, with the last content', () => {
