@@ -15,16 +15,18 @@
  *   is that recent. Only there are records read twice, and `seen` (hashes of identity and content of every
  *   version handled at or above the horizon) tells them apart. A backlog older than that is read once.
  * - `seen` stays under SEEN_BYTES: recent records that would not fit wait (not caught up) until they are older
- *   than the re-read window and need no memory. A millisecond is never split: its records go out together,
- *   beyond the cap if need be, so each poll moves past at least a page's worth whatever the ties.
+ *   than the re-read window and need no memory; a polled window (its versions stay until the next one) is sized
+ *   to fit. A millisecond is never split where a read holds all of it: its records go out together, beyond the
+ *   cap if need be, so each poll moves past at least a page's worth whatever the ties.
  * - Boundaries: modified mode sends ModifiedSince 1 ms early and ignores what is older than the horizon; polled
  *   windows overlap by 1 ms and `seen` dedupes it; so neither an exclusive ModifiedSince nor an inclusive
  *   ModifiedBefore can skip or repeat a record.
  * - Backlogs: feeds whose pages come in modification order (`ordered`) stop reading at the cap; the others read
  *   ModifiedBefore windows sized from the records per millisecond of the last one (rows per parent where
- *   ChunkLimit counts parents), to hold about 80 % of what the poll may still emit. A window found too full is
- *   dropped unread and halved. Where the spec lists no ModifiedBefore the service is asked once whether it honours
- *   it; if not, each poll reads everything since the horizon and then what changed within the re-read window.
+ *   ChunkLimit counts parents), to hold about 80 % of what the poll may still emit (windows.ts). A window found
+ *   too full is dropped and the next one ends below it. Where the spec lists no ModifiedBefore the service is asked
+ *   once whether it honours it; if not, each poll reads everything since the horizon (one execution, whatever
+ *   the cap) and then what changed within the re-read window, which alone stays in `seen`.
  * - Events: see labels.ts. Unselected events advance the cursor like emitted ones and do not count against the
  *   cap.
  */

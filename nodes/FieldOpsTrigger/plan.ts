@@ -86,7 +86,7 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 	}
 	// One millisecond cannot be split: read whole (it may hold more than the cap).
 	if ((before ?? serviceNow) - from <= 1)
-		return { since, before, chunkLimit: MAX_CHUNK_LIMIT, partial: true, tie: true };
+		return { since, before, chunkLimit: MAX_CHUNK_LIMIT, partial: true, tie: true, target: left };
 	// Probing (density unknown) uses a small page; so does a read to the present after one that was caught up,
 	// sized to a few times what that one found: a burst then costs a small page, not a full one.
 	const usual =

@@ -128,8 +128,8 @@ export interface Poll<T> {
 }
 
 export const DEFAULT_OVERLAP_MS = 60_000;
-/** Reads per poll at most (window searches, dropped windows); the next poll goes on from the state. */
-export const MAX_READS_PER_POLL = 32;
+/** Reads per poll at most (window searches, dropped windows, polled windows within `seen`): the next poll goes on. */
+export const MAX_READS_PER_POLL = 100;
 /** Identities remembered for labels at least (8 characters each: 16 KB). */
 export const IDENTITY_MEMORY = 2000;
 /** `seen` and the identities together at most about this many bytes (the identities take what `seen` leaves). */
