@@ -29,8 +29,10 @@ async function pollerState(userFolder: string, workflowId: string): Promise<Reco
 	const db = new sqlite3.Database(join(userFolder, '.n8n', 'database.sqlite'), sqlite3.OPEN_READONLY);
 	try {
 		const row = await new Promise<any>((resolve, reject) =>
-			db.get('SELECT cursor FROM poller_state WHERE workflowId = ?', [workflowId], (error: Error, found: any) =>
-				error ? reject(error) : resolve(found),
+			db.get(
+				'SELECT cursor FROM poller_state WHERE workflowId = ?',
+				[workflowId],
+				(error: Error, found: any) => (error ? reject(error) : resolve(found)),
 			),
 		);
 		return row ? (JSON.parse(row.cursor) as Record<string, any>) : undefined;
@@ -191,6 +193,8 @@ describe('Field Ops Trigger activated in real n8n', () => {
 		const all = await emittedIds(restarted, workflowId);
 		expect(all.ids.sort()).toEqual([...first, ...whileDown].sort());
 		expect(new Set(all.ids).size).toBe(all.ids.length);
-		expect((await pollerState(userFolder, workflowId))?.cursor?.cursor).toBeGreaterThan(durable?.cursor?.cursor);
+		expect((await pollerState(userFolder, workflowId))?.cursor?.cursor).toBeGreaterThan(
+			durable?.cursor?.cursor,
+		);
 	});
 });
