@@ -24,6 +24,7 @@ import {
 	recordFeed,
 	runPoll,
 	SimulatedFeed,
+	unorderedFeed,
 	untimedFeed,
 	type Rec,
 } from './simulated-feed';
@@ -348,6 +349,17 @@ describe('clock skew and late writes', () => {
 		expect(summary(third)).toEqual(['new:late2@0']);
 	});
 
+	test("the cap cutting at a late record never lets the horizon pass it, whatever the service's time", () => {
+		const opts = options({ overlapMs: 30_000, maxPerPoll: 1 });
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts, s(101));
+		// Written late (22 s and 18 s), read by a poll long after: the re-read window starts at 90 by then.
+		const late = [rec('late1', 80), rec('late2', 85), rec('a', 100)];
+		const second = poll(first.state, late, opts, s(120));
+		expect(summary(second)).toEqual(['new:late1@0']);
+		expect(second.state.horizon).toBeLessThanOrEqual(s(85));
+		expect(summary(poll(second.state, late, opts, s(121)))).toEqual(['new:late2@0']);
+	});
+
 	test('"from now" starts from the service\'s time and gets records it stamped just before it', () => {
 		const opts = options({ overlapMs: 60_000 });
 		const state = startState(recordFeed, { from: 'now' }, s(1000), opts);
@@ -394,6 +406,40 @@ describe('events', () => {
 		expect(first.caughtUp).toBe(true);
 		expect(first.state.cursor).toBe(s(12) + 1);
 		expect(poll(first.state, records, opts).emit).toEqual([]);
+	});
+
+	test('past its memory, a record is new if it had moved on before the trigger read past its creation', () => {
+		const opts = options();
+		// A backlog: the trigger read past 100 (record time) at the service's time 10,000; the identities it
+		// handled then are forgotten (idsFrom 20,000), and `seen` holds nothing below the horizon (300).
+		const state: CursorState = {
+			...fromDate(0, opts),
+			cursor: s(300),
+			horizon: s(300),
+			passed: [[s(101), s(10_000), s(10_000) + 999]],
+			idsFrom: s(20_000),
+		};
+		const created = { createdDateTime: iso(s(90)) };
+		const result = poll(
+			state,
+			[
+				// Changed at 400, before that read: it was not at 90 then, so never emitted.
+				rec('movedOn', 400, { ...created, rev: 1 }),
+				// Changed at 12,000, after it: the version of 90 was emitted then (forgotten since).
+				rec('changedAfter', 12_000, { ...created, rev: 1 }),
+			],
+			opts,
+			s(30_000),
+		);
+		expect(summary(result)).toEqual(['new:movedOn@1', 'changed:changedAfter@1']);
+		// Identities handled since that read all remembered (idsFrom before it): one not among them is new.
+		const remembered = poll(
+			{ ...state, idsFrom: s(9000) },
+			[rec('changedAfter', 12_000, { ...created, rev: 1 })],
+			opts,
+			s(30_000),
+		);
+		expect(summary(remembered)).toEqual(['new:changedAfter@1']);
 	});
 
 	test('deleted only: new and changed records are passed over, tombstones emitted', () => {
@@ -627,6 +673,31 @@ describe('state size', () => {
 		expect(JSON.stringify(state.seen).length).toBeLessThan(300);
 		// The rest is the labels' memory: IDENTITY_MEMORY identities and PASSED_MEMORY times, both bounded.
 		expect(JSON.stringify(state).length).toBeLessThan(20 * 1024);
+	});
+
+	test('a burst still inside the re-read window waits for it rather than outgrow the state', () => {
+		for (const feed of [recordFeed, unorderedFeed]) {
+			const sim = new SimulatedFeed(s(0));
+			const opts = options({ maxPerPoll: 50_000, overlapMs: 60_000 });
+			let state = startState(feed, { from: 'now' }, sim.clock, opts);
+			sim.tick(1000);
+			for (let i = 0; i < 10_000; i++) {
+				if (i % 10 === 0) sim.tick(1);
+				sim.create();
+			}
+			sim.tick(2000);
+			const fresh = pollFeed(state, sim, opts, feed);
+			expect(fresh.caughtUp).toBe(false);
+			expect(fresh.emit.length).toBeLessThan(10_000);
+			expect(JSON.stringify(fresh.state).length).toBeLessThanOrEqual(64 * 1024);
+			state = fresh.state;
+			// A window later the rest is older than it: out at once, nothing remembered of it.
+			sim.tick(61_000);
+			const settled = pollFeed(state, sim, opts, feed);
+			expect(fresh.emit.length + settled.emit.length).toBe(10_000);
+			expect(settled.caughtUp).toBe(true);
+			expect(JSON.stringify(settled.state).length).toBeLessThanOrEqual(64 * 1024);
+		}
 	});
 
 	test('with an overlap it holds the records inside the window only', () => {
