@@ -54,10 +54,15 @@ export class FieldOpsTrigger implements INodeType {
 						value: 'deleted',
 						description: 'A record was deleted (only reports that report deletions)',
 					},
-					{ name: 'New', value: 'new', description: 'A record was created' },
+					{
+						name: 'New',
+						value: 'new',
+						description: 'A record the trigger sees for the first time, created after it started',
+					},
 				],
 				default: ['new', 'changed', 'deleted'],
 				description: 'Which changes start the workflow. Each item says which it was in "_event".',
+				hint: 'New: Field Ops shows when a record was created on Machine Registrations and Images. On the other reports a record is new the first time the trigger sees it (if it was edited before, that first version is what arrives as new).',
 			},
 			eventNotice,
 			{
@@ -108,7 +113,7 @@ export class FieldOpsTrigger implements INodeType {
 						default: 1000,
 						typeOptions: { minValue: 1 },
 						description:
-							'A backlog (for example "Everything") is worked through over several executions, oldest first, this many at a time',
+							'A backlog (for example "Everything") is worked through over several executions, oldest first, about this many at a time: records changed in the same millisecond always arrive together. Checklists and incidents, if Field Ops cannot split them by time (no ModifiedBefore), arrive all at once.',
 					},
 					{
 						displayName: 'Re-Read Window (Seconds)',
@@ -117,7 +122,7 @@ export class FieldOpsTrigger implements INodeType {
 						default: 60,
 						typeOptions: { minValue: 0 },
 						description:
-							'Each poll re-reads this much before the last change seen, so records written late are not missed; what was already emitted is not emitted again',
+							"How late Field Ops may show a change (after the time it carries) and still be caught: the trigger re-reads that much of the recent past, and emits nothing twice. Also how far Field Ops' clock (the Date of its answers) may be from n8n's: further off, polls stop with a message until the clocks agree.",
 					},
 					{
 						displayName: 'Road Reference Timeout (Seconds)',

@@ -4,6 +4,18 @@ import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
 type Row = Record<string, unknown>;
 
 /**
+ * The spec lists ModifiedBefore for every reporting endpoint except these ("Standard filters incl. ProjectId,
+ * ModifiedSince, ContinuationToken"): the trigger asks once whether the service honours it before it reads a
+ * backlog in windows (docs/assumptions.md, R3).
+ */
+const BEFORE_UNLISTED = new Set([
+	'checklistRegistrations',
+	'machineChecklistRegistrations',
+	'incidentRegistrations',
+	'machineIncidentRegistrations',
+]);
+
+/**
  * New vs changed is best told from the creation time: the spec shows `createdDateTime` on machine registrations
  * and images; the other shapes are not shown, so it is used when a record carries one (else: first seen).
  */
@@ -26,5 +38,10 @@ export function cursorFeed(feed: ReportFeed): Feed<Row> {
 		createdAt: (record: Row) => parseTimestamp(record[CREATED_FIELD]),
 		// Any feed may report tombstones (the spec names two): read the flag wherever a record carries it.
 		isDeleted: (record: Row) => record.isDeleted === true,
+		// Image rows: one per image and parent record, and ChunkLimit counts parents.
+		...(feed.value === 'images'
+			? { parentOf: (record: Row) => `${String(record.collectionRef)}|${String(record.idRef)}` }
+			: {}),
+		...(BEFORE_UNLISTED.has(feed.value) ? { beforeUnlisted: true } : {}),
 	};
 }

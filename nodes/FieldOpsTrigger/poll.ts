@@ -6,18 +6,21 @@ import {
 } from 'n8n-workflow';
 
 import { instantOrNaN } from '../FieldOps/shared/dates';
+import { nodeError } from '../FieldOps/shared/errors';
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
-import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
+import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
 import {
 	applyRead,
 	beginPoll,
+	checkClock,
 	newestForTest,
 	planRead,
 	queryOf,
 	readState,
 	startState,
 	type CursorOptions,
+	type ReadPlan,
 	type ReadResult,
 	type StartFrom,
 	type TriggerEvent,
@@ -28,8 +31,11 @@ import { noTestEvent } from './wording';
 type Row = Record<string, unknown>;
 
 const STATE_KEY = 'cursor';
-/** "Fetch Test Event" looks back this far, widening until it finds a few records. */
+/** "Fetch Test Event" looks back this far, widening until it finds a few records: one small page each. */
 const TEST_LOOKBACK_DAYS = [1, 7, 30, 365];
+const TEST_PAGE = 100;
+/** Outside n8n's scheduler (no poll budget) a poll stops starting reads after this long. */
+const DEFAULT_BUDGET_MS = 120_000;
 
 interface TriggerOptions {
 	maxPerPoll?: number;
@@ -43,7 +49,7 @@ async function read(
 	context: IPollFunctions,
 	feed: ReportFeed,
 	query: IDataObject,
-	plan: { chunkLimit: number; stopAfter?: number },
+	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
 ): Promise<ReadResult<Row>> {
 	const records: Row[] = [];
 	const result: ReadResult<Row> = { records, complete: true };
@@ -59,6 +65,32 @@ async function read(
 		},
 	});
 	return result;
+}
+
+/** A read, with its Date checked against n8n's clock (see checkClock): one far off may stop the poll. */
+async function timedRead(
+	context: IPollFunctions,
+	feed: ReportFeed,
+	query: IDataObject,
+	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
+	options: CursorOptions,
+	modified: boolean,
+): Promise<{ result: ReadResult<Row>; sentAt: number }> {
+	const sentAt = Date.now();
+	const checked = checkClock(await read(context, feed, query, plan), sentAt, Date.now(), options, modified);
+	if (checked.off !== undefined) {
+		const minutes = Math.max(1, Math.round(Math.abs(checked.off) / 60_000));
+		const seconds = Math.ceil(Math.abs(checked.off) / 1000);
+		const where = checked.off > 0 ? 'ahead of' : 'behind';
+		throw new NodeOperationError(
+			context.getNode(),
+			`The time Field Ops answered with is ${minutes} min ${where} n8n's clock`,
+			{
+				description: `The trigger goes by Field Ops' clock (the Date of its answers) and tolerates a difference up to the Re-Read Window. It did not move on, so nothing is skipped. Correct the clock that is wrong (n8n's server, Field Ops, or a proxy in between), or set Options → Re-Read Window above ${seconds} seconds.`,
+			},
+		);
+	}
+	return { result: checked.read, sentAt };
 }
 
 /**
@@ -78,8 +110,15 @@ const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({
 	json: { ...record, _event: event } as IDataObject,
 });
 
+/** A read the service refused outright (the probe of ModifiedBefore): any 4xx but auth and rate limits. */
+const refused = (error: unknown) => {
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
+};
+
 /** One poll: plan, read and apply until the cursor says the poll is done; the state is stored last. */
 export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const started = Date.now();
 	const feed = REPORT_FEEDS.find((candidate) => candidate.value === this.getNodeParameter('feed'));
 	if (!feed) throw new NodeOperationError(this.getNode(), 'Choose which records to watch');
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
@@ -105,15 +144,11 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 	const now = Date.now();
 
 	if (this.getMode() === 'manual') {
-		// "Fetch Test Event": the newest few records; the trigger's state is never touched.
+		// "Fetch Test Event": a few recent records, one small page per look-back; the state is never touched.
 		for (const days of TEST_LOOKBACK_DAYS) {
 			const since = new Date(now - days * 86_400_000).toISOString();
-			const { records } = await read(
-				this,
-				feed,
-				{ ...query, ModifiedSince: since },
-				{ chunkLimit: MAX_CHUNK_LIMIT },
-			);
+			const page = { chunkLimit: TEST_PAGE, stopAfter: 1 };
+			const { records } = await read(this, feed, { ...query, ModifiedSince: since }, page);
 			const newest = newestForTest(records, definition, cursorOptions);
 			if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
 			if (days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1])
@@ -134,22 +169,32 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		// "Now" is the service's now: it tells its time in the Date header of any answer (one record at most).
 		const asked =
 			start.from === 'now'
-				? await read(
+				? await timedRead(
 						this,
 						feed,
 						{ ...query, ModifiedSince: new Date(now).toISOString() },
 						{ chunkLimit: 1, stopAfter: 1 },
+						cursorOptions,
+						!!definition.modifiedAt,
 					)
 				: undefined;
-		state = startState(definition, start, asked?.serverTime ?? now, cursorOptions);
+		state = startState(definition, start, asked?.result.serverTime ?? now, cursorOptions);
 	}
 
+	// n8n's scheduler abandons a poll that runs past its budget: no read starts after half of it.
+	const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_BUDGET_MS;
 	let poll = beginPoll<Row>(state);
-	while (!poll.done) {
+	while (!poll.done && (poll.reads === 0 || poll.held || Date.now() - started < budget / 2)) {
 		const plan = planRead(poll, definition, cursorOptions, Date.now());
-		const sentAt = Date.now();
-		const result = await read(this, feed, { ...query, ...queryOf(plan) }, plan);
-		poll = applyRead(poll, plan, result, definition, cursorOptions, sentAt);
+		const request = { ...query, ...queryOf(plan) };
+		let outcome: { result: ReadResult<Row>; sentAt: number };
+		try {
+			outcome = await timedRead(this, feed, request, plan, cursorOptions, !!definition.modifiedAt);
+		} catch (error) {
+			if (!plan.probe || !refused(error)) throw nodeError(this.getNode(), error);
+			outcome = { result: { records: [], complete: true, refused: true }, sentAt: Date.now() };
+		}
+		poll = applyRead(poll, plan, outcome.result, definition, cursorOptions, outcome.sentAt);
 	}
 	// Written last: a poll that failed above leaves the stored state as it was.
 	staticData[STATE_KEY] = poll.state as unknown as IDataObject;

@@ -1,5 +1,3 @@
-import { tokenOf } from './hashing';
-
 export type TriggerEvent = 'new' | 'changed' | 'deleted';
 
 export type StartFrom = { from: 'now' } | { from: 'date'; date: number } | { from: 'everything' };
@@ -21,6 +19,10 @@ export interface Feed<T> {
 	 * after it wait for a later poll, as with the cap, so nothing is skipped or reordered.
 	 */
 	holdBack?: (record: T) => boolean;
+	/** Rows that share a parent (image rows): ChunkLimit counts parents, so pages are sized by rows per parent. */
+	parentOf?: (record: T) => string;
+	/** The spec lists no ModifiedBefore for this feed: whether the service honours it is asked once, first. */
+	beforeUnlisted?: boolean;
 }
 
 export interface CursorOptions {
@@ -31,30 +33,48 @@ export interface CursorOptions {
 	overlapMs?: number;
 }
 
-/** [time, versions]: 16 characters per version, the hashes of its identity and of its content (8 each). */
-export type SeenGroup = [number, string];
+/** [time, versions]: 16 characters per version (seen: identity and content hashes) or 8 (ids: identity). */
+export type Group = [number, string];
 
 export interface CursorState {
-	version: 2;
+	version: 3;
 	/** 'modified': cursor from the records' modification times; 'polled': from the service's clock. */
 	mode: 'modified' | 'polled';
+	/** Everything modified before it has been handled. */
 	cursor: number;
-	/** Reads start here; `seen` holds what was handled above it; nothing created before it is new again. */
+	/** Reads start here; `seen` holds what was handled at or above it. */
 	horizon: number;
-	/** The chosen start: nothing older is ever requested. */
+	/** The chosen start: nothing older is ever requested; nothing created before it is new. */
 	floor: number;
 	/** The service's time at the first read (the floor when it sent no Date). */
 	activatedAt?: number;
-	seen: SeenGroup[];
-	/** Windowed reads: the next window's length (ms); `guess`: not measured, so probed with a small page. */
+	/** Versions handled at or above the horizon, by (latest possible) modification time. */
+	seen: Group[];
+	/** Identities handled, by the service's time of the read that handled them (oldest first). */
+	ids?: Group[];
+	/** Every identity handled at or after this service time is in `ids` (absent: every one ever). */
+	idsFrom?: number;
+	/**
+	 * [how far the trigger had read, the service's time of that read's first answer and of the end of its
+	 * last answer's second], ascending: when it read past each time.
+	 */
+	passed?: Array<[number, number, number]>;
+	/** Windowed reads: milliseconds per record to size the next window; `guess`: not measured (a small page). */
 	span?: number;
 	guess?: true;
-	/** Windowed reads: a window ending here held too many; the next ones halve the way to it. */
+	/** Windowed reads: a window ending here held too many; the next ones search below it (`up`: near it). */
 	ceiling?: number;
-	/** Identities (8 characters each) of records without a created time, least recently seen first. */
-	ids?: string;
+	up?: true;
+	/** Windowed reads: what the last read to the present found, when it was caught up. */
+	usual?: number;
 	/** The service's clock minus n8n's at the last read, to plan windows before the first answer. */
 	offset?: number;
+	/** Modified mode: versions handled at the millisecond before the horizon (an inclusive read returns them). */
+	tail?: number;
+	/** Rows per parent record (image rows) in the last read. */
+	fanout?: number;
+	/** Poll clock, where the spec lists no ModifiedBefore: whether the service honours it (asked once). */
+	before?: boolean;
 }
 
 /** One read: its pages until the last, or until `stopAfter` records arrived. */
@@ -65,6 +85,15 @@ export interface ReadPlan {
 	stopAfter?: number;
 	/** A read stopped early is still used; otherwise its records are dropped and the window halved. */
 	partial: boolean;
+	/** The records the window was sized for. */
+	target?: number;
+	/** One millisecond: read whole and handled whole, whatever the cap. */
+	tie?: true;
+	/** Only asks whether the service honours ModifiedBefore (a window before any record). */
+	probe?: true;
+	/** Poll clock without ModifiedBefore: every page, then a second read to tell which records are recent. */
+	whole?: true;
+	recent?: true;
 }
 
 export interface ReadResult<T> {
@@ -74,6 +103,8 @@ export interface ReadResult<T> {
 	/** The Date headers of the first and the last answer (epoch ms). */
 	serverTime?: number;
 	lastServerTime?: number;
+	/** The service refused the read's parameters (a probe only). */
+	refused?: boolean;
 }
 
 export interface Emitted<T> {
@@ -88,13 +119,25 @@ export interface Poll<T> {
 	/** No further read in this poll: caught up, cap reached, held back, or the read budget spent. */
 	done: boolean;
 	caughtUp: boolean;
+	/** A whole read waiting for the read that tells its recent records (poll clock without ModifiedBefore). */
+	held?: { records: readonly T[]; serverTime: number };
+	/** A read of this poll has handled everything from the horizon to the cursor (the re-read window). */
+	covered?: true;
+	/** Versions read that `seen` already held (a re-read), for the soak's figures. */
+	reread: number;
 }
 
 export const DEFAULT_OVERLAP_MS = 60_000;
-/** Reads per poll at most (window searches, dropped windows); the next poll goes on from the state. */
-export const MAX_READS_PER_POLL = 32;
-/** Identities remembered for records without a created time (8 characters each: 32 KB). */
-export const IDENTITY_MEMORY = 4096;
+/** Reads per poll at most (window searches, dropped windows, polled windows within `seen`): the next poll goes on. */
+export const MAX_READS_PER_POLL = 100;
+/** Identities remembered for labels at least (8 characters each: 16 KB). */
+export const IDENTITY_MEMORY = 2000;
+/** `seen` and the identities together at most about this many bytes (the identities take what `seen` leaves). */
+export const MEMORY_BYTES = 54 * 1024;
+/** `seen` in the stored state at most about this many bytes; recent records beyond it wait to settle. */
+export const SEEN_BYTES = 36 * 1024;
+/** Entries of `passed` kept (the oldest are merged). */
+export const PASSED_MEMORY = 48;
 /** A window is sized to hold this share of the records the poll may still emit. */
 export const FILL = 0.8;
 /** While the density is unknown a window is probed with a page of 1/PROBE of the records allowed. */
@@ -104,7 +147,11 @@ export const MIN_SAMPLE = 16;
 /** A window is at most this many times longer than the last (a sample that straddled a quiet spell misleads). */
 export const GROWTH = 2;
 export const SHRINK = 8;
-/** A windowed poll ends once less than this share of the cap is left. */
+/** A window found too full is followed by one this many times shorter. */
+export const BISECT = 4;
+/** After an empty window the next is this many times longer. */
+export const SPARSE_GROWTH = 16;
+/** A poll ends once less than this share of the cap is left (another read would mostly fetch what waits). */
 export const MIN_LEFT = 0.25;
 export const MAX_CHUNK_LIMIT = 10_000;
 
@@ -115,11 +162,6 @@ export interface Version<T> {
 	at: number;
 	created?: number;
 	index: number;
-}
-
-export interface Memory {
-	seen: Map<string, { fp: string; at: number }>;
-	ids: Set<string>;
 }
 
 export const overlapOf = (options: CursorOptions) => Math.max(0, options.overlapMs ?? DEFAULT_OVERLAP_MS);
@@ -142,7 +184,7 @@ export function startState<T>(
 	const floor =
 		start.from === 'everything' ? 0 : start.from === 'date' ? start.date : serviceNow - overlapOf(options);
 	const state: CursorState = {
-		version: 2,
+		version: 3,
 		mode: modeOf(feed),
 		cursor: floor,
 		horizon: floor,
@@ -151,96 +193,4 @@ export function startState<T>(
 	};
 	if (start.from !== 'now') state.guess = true;
 	return state;
-}
-
-/** The stored state if it is one this version understands for this feed, else undefined (start afresh). */
-export function readState<T>(raw: unknown, feed: Feed<T>, options: CursorOptions): CursorState | undefined {
-	if (typeof raw !== 'object' || raw === null) return undefined;
-	const state = raw as Record<string, unknown>;
-	const finite = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
-	const optional = (value: unknown) => value === undefined || finite(value);
-	if (
-		state.mode !== modeOf(feed) ||
-		!finite(state.cursor) ||
-		!finite(state.floor) ||
-		!Array.isArray(state.seen)
-	) {
-		return undefined;
-	}
-	if (state.version === 1) return fromVersion1(state, options);
-	const valid =
-		state.version === 2 &&
-		finite(state.horizon) &&
-		[state.activatedAt, state.span, state.ceiling, state.offset].every(optional) &&
-		(state.guess === undefined || state.guess === true) &&
-		(state.ids === undefined || (typeof state.ids === 'string' && state.ids.length % 8 === 0)) &&
-		state.seen.every(
-			(group) =>
-				Array.isArray(group) &&
-				group.length === 2 &&
-				finite(group[0]) &&
-				typeof group[1] === 'string' &&
-				group[1].length % 16 === 0,
-		);
-	return valid ? (state as unknown as CursorState) : undefined;
-}
-
-/** Version 1 kept identities in clear and re-read from cursor − overlap: the same position, hashed. */
-function fromVersion1(state: Record<string, unknown>, options: CursorOptions): CursorState | undefined {
-	const seen = state.seen as unknown[];
-	const valid = seen.every(
-		(entry) =>
-			Array.isArray(entry) &&
-			typeof entry[0] === 'string' &&
-			typeof entry[1] === 'string' &&
-			typeof entry[2] === 'number',
-	);
-	if (!valid || typeof state.newFrom !== 'number') return undefined;
-	const cursor = state.cursor as number;
-	const floor = state.floor as number;
-	const mode = state.mode as CursorState['mode'];
-	const memory: Memory = { seen: new Map(), ids: new Set() };
-	// Version 1 stamped polled versions with the poll's start and kept them one overlap longer.
-	const later = mode === 'polled' ? overlapOf(options) : 0;
-	for (const [identity, fingerprint, at] of seen as Array<[string, string, number]>) {
-		memory.seen.set(tokenOf(identity), { fp: tokenOf(fingerprint), at: at + later });
-	}
-	const horizon = Math.max(floor, cursor - overlapOf(options));
-	return { version: 2, mode, cursor, horizon, floor, ...remember(memory, horizon) };
-}
-
-/** Versions in `seen` a read returns again: those above the horizon (all: also those on it). */
-export function rereads(state: CursorState, all: boolean): number {
-	let count = 0;
-	for (const [at, versions] of state.seen) {
-		if (all || at > state.horizon || state.mode === 'modified') count += versions.length / 16;
-	}
-	return count;
-}
-
-export function recall(state: CursorState): Memory {
-	const memory: Memory = { seen: new Map(), ids: new Set() };
-	for (const [at, versions] of state.seen) {
-		for (let i = 0; i < versions.length; i += 16) {
-			memory.seen.set(versions.slice(i, i + 8), { fp: versions.slice(i + 8, i + 16), at });
-		}
-	}
-	for (let i = 0; i < (state.ids?.length ?? 0); i += 8) memory.ids.add((state.ids as string).slice(i, i + 8));
-	return memory;
-}
-
-/** `seen` above the horizon, grouped by time, and the newest IDENTITY_MEMORY identities. */
-export function remember(memory: Memory, horizon: number): Pick<CursorState, 'seen' | 'ids'> {
-	const groups = new Map<number, string[]>();
-	for (const [id, { fp, at }] of memory.seen) {
-		if (at < horizon) continue;
-		const group = groups.get(at);
-		if (group) group.push(id + fp);
-		else groups.set(at, [id + fp]);
-	}
-	const seen = [...groups]
-		.sort(([a], [b]) => a - b)
-		.map(([at, versions]): SeenGroup => [at, versions.join('')]);
-	const ids = [...memory.ids].slice(-IDENTITY_MEMORY).join('');
-	return ids ? { seen, ids } : { seen };
 }

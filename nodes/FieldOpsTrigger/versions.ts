@@ -1,5 +1,5 @@
 import { fingerprintOf, tokenOf } from './hashing';
-import type { CursorOptions, CursorState, Emitted, Feed, Memory, TriggerEvent, Version } from './state';
+import type { CursorOptions, Emitted, Feed, TriggerEvent, Version } from './state';
 
 /** "Fetch Test Event": the newest `count` records (oldest of them first); it has no state to touch. */
 export function newestForTest<T>(
@@ -24,20 +24,6 @@ export function newestForTest<T>(
 		if (selected.has(event)) picked.unshift({ event, record });
 	}
 	return picked;
-}
-
-export function classify<T>(
-	version: Version<T>,
-	feed: Feed<T>,
-	memory: Memory,
-	state: CursorState,
-	beforeActivation: boolean,
-): TriggerEvent {
-	if (feed.isDeleted?.(version.record)) return 'deleted';
-	if (memory.seen.has(version.id)) return 'changed';
-	if (version.created === undefined)
-		return beforeActivation || !memory.ids.has(version.id) ? 'new' : 'changed';
-	return version.created >= (beforeActivation ? state.floor : state.horizon) ? 'new' : 'changed';
 }
 
 /**

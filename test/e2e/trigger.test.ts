@@ -1,7 +1,9 @@
 /**
  * The polling trigger in a real n8n: the "New incident → notify" example activated on n8n's own scheduler
- * (every minute, the shortest n8n allows), new sandbox incidents emitted exactly once, and the cursor kept
- * across an n8n restart (incidents created while n8n was down arrive once after it is back, nothing twice).
+ * (every minute, the shortest n8n allows), new sandbox incidents emitted exactly once, with n8n's durable poll
+ * cursors on (2.37+: the trigger's state is a `poller_state` row committed with the execution). The cursor
+ * survives n8n killed in the middle of a poll (its request to Field Ops held back) and the restart after it:
+ * incidents created meanwhile arrive once, nothing twice, and an edit is not new again.
  * Slow by nature: each step waits for n8n's next poll, up to a minute.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,8 +11,35 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
+import { N8N_DIR } from '../../scripts/n8n/install';
 import { CREDENTIAL_TYPE, startN8n, type N8nInstance, type WorkflowFile } from '../../scripts/n8n/run';
 import { administrator, sandboxCredentialData } from './fixtures';
+
+/** n8n 2.37+: poll triggers on the durable scheduler, their cursor committed with the execution. */
+const DURABLE_CURSORS = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
+/** The trigger's cursor as n8n keeps it in its `poller_state` table (undefined: no row). */
+async function pollerState(userFolder: string, workflowId: string): Promise<Record<string, any> | undefined> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const sqlite3 = require(join(N8N_DIR, 'node_modules', 'sqlite3')) as any;
+	const db = new sqlite3.Database(join(userFolder, '.n8n', 'database.sqlite'), sqlite3.OPEN_READONLY);
+	try {
+		const row = await new Promise<any>((resolve, reject) =>
+			db.get(
+				'SELECT cursor FROM poller_state WHERE workflowId = ?',
+				[workflowId],
+				(error: Error, found: any) => (error ? reject(error) : resolve(found)),
+			),
+		);
+		return row ? (JSON.parse(row.cursor) as Record<string, any>) : undefined;
+	} finally {
+		db.close();
+	}
+}
 
 const FEED_ROUTE = 'GET /v1/incident-registrations';
 // n8n polls once a minute at a random second; allow for a slow start and a loaded machine.
@@ -79,13 +108,13 @@ describe('Field Ops Trigger activated in real n8n', () => {
 			})) as { ids: string[] }
 		).ids;
 
-	it('emits each new incident once, and keeps its cursor across a restart', async () => {
+	it('emits each new incident once, and keeps its durable cursor through a crash in the middle of a poll', async () => {
 		const projects = await call(sb().coreUrl, '/api/v4/integration/projects', {
 			token: await tokenFor(sb(), administrator(sb()).clientId),
 		});
 		const projectId = (projects.body as { id: string }[])[0].id;
 
-		n8n = await startN8n({ userFolder });
+		n8n = await startN8n({ userFolder, env: DURABLE_CURSORS });
 		await n8n.setupOwner();
 		const apiKey = await n8n.createApiKey();
 		const credentialId = await n8n.createCredential(
@@ -126,18 +155,28 @@ describe('Field Ops Trigger activated in real n8n', () => {
 			async () => (await emittedIds(running, workflowId)).executions > 0,
 		);
 		expect((await emittedIds(running, workflowId)).ids.sort()).toEqual([...first].sort());
+		// The cursor is n8n's durable one: committed with that execution.
+		const durable = await pollerState(userFolder, workflowId);
+		expect(durable?.cursor?.version).toBe(3);
 
-		// n8n goes down; the field keeps working: 2 new incidents, and an edit of an old one (not a "new" event).
-		await n8n.stop();
-		n8n = undefined;
+		// The field keeps working: 2 new incidents, and an edit of an old one (not a "new" event). n8n's next poll
+		// asks Field Ops, whose answer is held back, and n8n dies in the middle of it.
 		const whileDown = await createIncidents(2, projectId);
 		await control('/__sandbox/activity', {
 			kind: 'incident-registrations',
 			action: 'update',
 			ids: [first[0]],
 		});
+		await control('/__sandbox/faults', { path: '/v1/incident-registrations', delayMs: 60_000, times: 1 });
+		const asked = await feedReads();
+		await waitFor('the next poll', running, async () => (await feedReads()) > asked);
+		process.kill(-(running.process.pid as number), 'SIGKILL');
+		await running.stop();
+		n8n = undefined;
+		// Nothing of that poll was committed.
+		expect(await pollerState(userFolder, workflowId)).toEqual(durable);
 
-		const restarted = await startN8n({ userFolder, tarball: false });
+		const restarted = await startN8n({ userFolder, tarball: false, env: DURABLE_CURSORS });
 		n8n = restarted;
 		await restarted.setupOwner();
 		restarted.apiKey = apiKey;
@@ -154,5 +193,8 @@ describe('Field Ops Trigger activated in real n8n', () => {
 		const all = await emittedIds(restarted, workflowId);
 		expect(all.ids.sort()).toEqual([...first, ...whileDown].sort());
 		expect(new Set(all.ids).size).toBe(all.ids.length);
+		expect((await pollerState(userFolder, workflowId))?.cursor?.cursor).toBeGreaterThan(
+			durable?.cursor?.cursor,
+		);
 	});
 });

@@ -121,3 +121,53 @@ describe('Field Ops Trigger', () => {
 		expect(seen).toEqual(expect.arrayContaining(visible));
 	});
 });
+
+describe('Field Ops Trigger labels after failed and capped polls', () => {
+	const sb = useSandbox({ scale: 20 });
+	let harness: N8nHarness;
+	const control = async (path: string, json: unknown) =>
+		(await call(sb().coreUrl, `/__sandbox/${path}`, { method: 'POST', json })).body;
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	// Issue #26: incidents created while a poll failed or was capped, and edited before the trigger reached them,
+	// arrived as "changed": a workflow on "New" never saw them.
+	it('emits a record seen for the first time as new, whatever failed or was capped before', async () => {
+		const workflow = triggerWorkflow({ feed: 'incidentRegistrations', options: { maxPerPoll: 5 } });
+		let staticData: IDataObject = {};
+		const emitted: Array<[string, string]> = [];
+		const poll = async () => {
+			const result = await harness.poll(workflow, TRIGGER, { staticData });
+			staticData = result.staticData;
+			for (const item of result.items) emitted.push([String(item.json.id), String(item.json._event)]);
+			return result.items.length;
+		};
+		await poll();
+		const created: string[] = [];
+		for (let i = 0; i < 4; i++) {
+			await control('clock', { advanceSeconds: 1 });
+			created.push(
+				...((await control('activity', { kind: 'incident-registrations', action: 'create', count: 4 }))
+					.ids as string[]),
+			);
+		}
+		// A poll that fails (refused, as a server error beyond the retries would), then one capped at 5.
+		await control('faults', { path: '/v1/incident-registrations', status: 403, times: 1 });
+		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow();
+		await poll();
+		expect(emitted.length).toBeGreaterThan(0);
+		expect(emitted.length).toBeLessThan(created.length);
+		// Incidents not emitted yet are edited before the trigger reaches them.
+		const waiting = created.filter((id) => !emitted.some(([emittedId]) => emittedId === id));
+		await control('clock', { advanceSeconds: 1 });
+		await control('activity', { kind: 'incident-registrations', action: 'update', ids: waiting.slice(0, 3) });
+		for (let i = 0, quiet = 0; quiet < 2 && i < 30; i++) quiet = (await poll()) === 0 ? quiet + 1 : 0;
+		if (emitted.length !== created.length)
+			console.log(JSON.stringify({ edited: waiting.slice(0, 3), emitted, state: staticData }).slice(0, 6000));
+		expect(emitted.map(([id]) => id).sort()).toEqual([...created].sort());
+		expect(emitted.filter(([, event]) => event !== 'new')).toEqual([]);
+	});
+});

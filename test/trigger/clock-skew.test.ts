@@ -4,30 +4,18 @@ import { fingerprintOf } from '../../nodes/FieldOpsTrigger/cursor';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';
+import { fakeNowClock } from './clocks';
 
 /**
  * Poll-clock mode (incident registrations: no modification time in the records) with the service's clock
- * minutes ahead of n8n's, or behind it, and a re-read window of 5 s: far shorter than the skew. Time passes
- * on both sides between polls (n8n's `Date` is faked, the sandbox's clock moved), so `seen` forgets what
- * it may; the emitted stream must match the sandbox's ground truth exactly.
+ * five minutes ahead of n8n's, or behind it. With a re-read window shorter than that the trigger cannot tell a
+ * wrong clock from a right one: the poll stops with a message and nothing moves. With a window above the skew,
+ * time passes on both sides between polls (n8n's `Date` is faked, the sandbox's clock moved), so `seen` forgets
+ * what it may; the emitted stream must match the sandbox's ground truth exactly.
  */
 
 const KIND = 'incident-registrations';
-const workflow = triggerWorkflow({ feed: 'incidentRegistrations', options: { overlapSeconds: 5 } });
-
-/** Only `Date` is faked: n8n's clock (and its token expiry) moves when the test says so, timers run for real. */
-const REAL_TIMERS = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
+const workflow = triggerWorkflow({ feed: 'incidentRegistrations', options: { overlapSeconds: 360 } });
 
 /** A record without what only the ground truth (tombstone fields, company) or the trigger (`_event`) adds. */
 const content = ({ _event: _e, companyId: _c, isDeleted: _d, deletedDateTime: _t, ...record }: IDataObject) =>
@@ -53,10 +41,23 @@ describe.each([
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
-		jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
+		fakeNowClock();
 		await control('/clock', { advanceSeconds: skewSeconds });
 	});
 	afterAll(() => jest.useRealTimers());
+
+	it('stops, moving nothing, while the difference is beyond the Re-Read Window', async () => {
+		const narrow = triggerWorkflow({ feed: 'incidentRegistrations', options: { overlapSeconds: 5 } });
+		await expect(harness.poll(narrow, TRIGGER, { staticData: {} })).rejects.toThrow(
+			`5 min ${skewSeconds > 0 ? 'ahead of' : 'behind'} n8n's clock`,
+		);
+		const staticData = (await harness.poll(workflow, TRIGGER, { staticData: {} })).staticData;
+		const before = JSON.stringify(staticData);
+		await later(70);
+		await control('/activity', { kind: KIND, action: 'create', count: 3 });
+		await expect(harness.poll(narrow, TRIGGER, { staticData })).rejects.toThrow("n8n's clock");
+		expect(JSON.stringify(staticData)).toBe(before);
+	});
 
 	it('emits every version once and every final state; a record emitted as new is never new again', async () => {
 		let staticData: IDataObject = {};
@@ -69,6 +70,7 @@ describe.each([
 		};
 		const activity = (action: string, count: number) => control('/activity', { kind: KIND, action, count });
 
+		await later(400); // the first test's incidents out of the re-read window
 		expect(await poll()).toBe(0);
 		const activatedAt = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now) - 1000;
 		// A burst larger than Max Records per Execution (1000), then edits and more records, minutes apart.

@@ -3,6 +3,7 @@ import {
 	beginPoll,
 	DEFAULT_OVERLAP_MS,
 	fingerprintOf,
+	identityCapacity,
 	IDENTITY_MEMORY,
 	newestForTest,
 	parseTimestamp,
@@ -23,6 +24,7 @@ import {
 	recordFeed,
 	runPoll,
 	SimulatedFeed,
+	unorderedFeed,
 	untimedFeed,
 	type Rec,
 } from './simulated-feed';
@@ -134,7 +136,7 @@ describe('first activation and the requested ModifiedSince', () => {
 		const opts = options({ overlapMs: 30_000 });
 		const now = startState(recordFeed, { from: 'now' }, s(100), opts);
 		expect(now).toEqual({
-			version: 2,
+			version: 3,
 			mode: 'modified',
 			cursor: s(70),
 			horizon: s(70),
@@ -153,12 +155,15 @@ describe('first activation and the requested ModifiedSince', () => {
 		expect(startState(recordFeed, { from: 'now' }, s(1000), opts).floor).toBe(s(1000) - DEFAULT_OVERLAP_MS);
 	});
 
-	test('ModifiedSince follows the cursor minus the overlap, but never below the chosen start', () => {
+	test("ModifiedSince is one re-read window before the service's time, never below the start or past the cursor", () => {
 		const opts = options({ overlapMs: 20_000 });
-		const first = poll(fromDate(100, opts), [rec('a', 110)], opts).state;
+		const first = poll(fromDate(100, opts), [rec('a', 110)], opts, s(111)).state;
 		expect(since(first, opts)).toBe(iso(s(100) - 1));
-		const second = poll(first, [rec('b', 150)], opts).state;
-		expect(since(second, opts)).toBe(iso(s(130) - 1));
+		const second = poll(first, [rec('b', 150)], opts, s(151)).state;
+		expect(since(second, opts)).toBe(iso(s(131) - 1));
+		// Long after: nothing before the cursor is re-read (it was visible when it was read).
+		const later = poll(second, [], opts, s(5000)).state;
+		expect(since(later, opts)).toBe(iso(s(150)));
 	});
 
 	test('records older than the chosen date are never emitted, even if the server returns them', () => {
@@ -172,10 +177,11 @@ describe('first activation and the requested ModifiedSince', () => {
 		const stored = JSON.parse(JSON.stringify(state));
 		expect(readState(stored, recordFeed, opts)).toEqual(state);
 		expect(readState(stored, untimedFeed, opts)).toBeUndefined();
-		expect(readState({ ...stored, version: 3 }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, version: 4 }, recordFeed, opts)).toBeUndefined();
 		expect(readState({ ...stored, cursor: 'soon' }, recordFeed, opts)).toBeUndefined();
 		expect(readState({ ...stored, seen: [[5, 'short']] }, recordFeed, opts)).toBeUndefined();
-		expect(readState({ ...stored, ids: 'odd' }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, ids: [[5, 'odd']] }, recordFeed, opts)).toBeUndefined();
+		expect(readState({ ...stored, passed: [[5]] }, recordFeed, opts)).toBeUndefined();
 		for (const garbage of [undefined, null, 'x', 42, [], {}])
 			expect(readState(garbage, recordFeed, opts)).toBeUndefined();
 	});
@@ -192,7 +198,7 @@ describe('first activation and the requested ModifiedSince', () => {
 			seen: [['a', fingerprintOf(a), s(100)]],
 		};
 		const state = readState(v1, recordFeed, opts) as CursorState;
-		expect(state).toMatchObject({ version: 2, cursor: s(100), horizon: s(90), floor: 0 });
+		expect(state).toMatchObject({ version: 3, cursor: s(100), horizon: s(90), floor: 0 });
 		expect(since(state, opts)).toBe(iso(s(90) - 1));
 		expect(summary(poll(state, [a, rec('b', 101)], opts))).toEqual(['new:b@0']);
 		expect(readState({ ...v1, newFrom: undefined }, recordFeed, opts)).toBeUndefined();
@@ -200,28 +206,38 @@ describe('first activation and the requested ModifiedSince', () => {
 });
 
 describe('cursor from the records, ties at the boundary', () => {
-	test("the cursor is the newest modification time read, whatever n8n's clock says", () => {
+	test("the cursor is just past the newest modification time read, whatever n8n's clock says", () => {
 		const records = [rec('a', 10), rec('b', 30), rec('c', 20)];
 		for (const now of [s(-5000), s(25), s(1e6)]) {
 			const result = poll(fromDate(0), records, options(), now);
-			expect(result.state.cursor).toBe(s(30));
+			expect(result.state.cursor).toBe(s(30) + 1);
 			expect(summary(result)).toEqual(['new:a@0', 'new:c@0', 'new:b@0']);
 		}
 	});
 
 	test('re-reading the boundary (inclusive ModifiedSince) emits nothing', () => {
-		const first = poll(fromDate(0), [rec('a', 10), rec('b', 20), rec('c', 20)]);
+		// Read in the boundary's own second: more records may still get its time, so they are remembered.
+		const first = poll(fromDate(0), [rec('a', 10), rec('b', 20), rec('c', 20)], options(), s(20));
 		expect(first.state.seen.map(([at, versions]) => [at, versions.length])).toEqual([[s(20), 32]]);
-		const reread = poll(first.state, [rec('b', 20), rec('c', 20)]);
+		const reread = poll(first.state, [rec('b', 20), rec('c', 20)], options(), s(20));
 		expect(reread.emit).toEqual([]);
 		expect(reread.state).toEqual(first.state);
+		// Once the service's clock is past it, nothing is remembered and the boundary is not asked for again.
+		const settled = poll(first.state, [rec('b', 20), rec('c', 20)], options(), s(22));
+		expect(settled.emit).toEqual([]);
+		expect(settled.state.seen).toEqual([]);
+		expect(since(settled.state)).toBe(iso(s(20)));
 	});
 
 	test('a record at the boundary edited again is emitted as changed: later, or within the same millisecond', () => {
-		const first = poll(fromDate(0), [rec('a', 20, { createdDateTime: iso(s(5)) }), rec('b', 20)]);
-		const sameTime = poll(first.state, [rec('a', 20, { rev: 1, createdDateTime: iso(s(5)) }), rec('b', 20)]);
+		const at = (time: number, records: Rec[]) => [records, options(), s(time), recordFeed] as const;
+		const first = poll(fromDate(0), ...at(20, [rec('a', 20, { createdDateTime: iso(s(5)) }), rec('b', 20)]));
+		const sameTime = poll(
+			first.state,
+			...at(20, [rec('a', 20, { rev: 1, createdDateTime: iso(s(5)) }), rec('b', 20)]),
+		);
 		expect(summary(sameTime)).toEqual(['changed:a@1']);
-		const later = poll(sameTime.state, [rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })]);
+		const later = poll(sameTime.state, ...at(25, [rec('a', 25, { rev: 2, createdDateTime: iso(s(5)) })]));
 		expect(summary(later)).toEqual(['changed:a@2']);
 		expect(later.state.seen).toEqual([[s(25), expect.stringMatching(/^[\w-]{16}$/)]]);
 	});
@@ -267,7 +283,8 @@ describe('cursor from the records, ties at the boundary', () => {
 		expect(first.state.cursor).toBe(s(10));
 		const rest = feed.read(since(first.state, opts), { exclusive: true });
 		expect(rest.map((record) => record.id)).toEqual(['r0001', 'r0002', 'r0003']);
-		expect(summary(poll(first.state, rest, opts))).toEqual(['new:r0002@0']);
+		// The rest of the time goes out together: a millisecond is never split where the read holds all of it.
+		expect(summary(poll(first.state, rest, opts))).toEqual(['new:r0002@0', 'new:r0003@0']);
 	});
 
 	test('a read stops once it holds the cap plus what the re-read returns, and the next goes on from there', () => {
@@ -304,28 +321,43 @@ describe('cursor from the records, ties at the boundary', () => {
 describe('clock skew and late writes', () => {
 	test('a record written late, older than the cursor but inside the overlap, is emitted once', () => {
 		const opts = options({ overlapMs: 30_000 });
-		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
-		const late = rec('late', 80);
-		const second = poll(first.state, [late, rec('a', 100)], opts);
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts, s(101));
+		const late = rec('late', 80); // visible at 105: 25 s late
+		const second = poll(first.state, [late, rec('a', 100)], opts, s(105));
 		expect(summary(second)).toEqual(['new:late@0']);
-		expect(second.state.cursor).toBe(s(100)); // never moved back by the late record
-		expect(poll(second.state, [late, rec('a', 100)], opts).emit).toEqual([]);
+		expect(second.state.cursor).toBe(s(100) + 1); // never moved back by the late record
+		expect(poll(second.state, [late, rec('a', 100)], opts, s(106)).emit).toEqual([]);
 	});
 
 	test('a record written later than the overlap is the documented loss', () => {
 		const opts = options({ overlapMs: 30_000 });
-		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
-		expect(poll(first.state, [rec('tooLate', 60), rec('a', 100)], opts).emit).toEqual([]);
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts, s(101));
+		expect(poll(first.state, [rec('tooLate', 60), rec('a', 100)], opts, s(102)).emit).toEqual([]);
+		// The same once the service's clock has moved a window past the cursor: 80 is then 35 s late.
+		const next = poll(first.state, [rec('a', 100)], opts, s(115)).state;
+		expect(poll(next, [rec('late', 80), rec('a', 100)], opts, s(115)).emit).toEqual([]);
 	});
 
 	test('the cap cutting at a late record keeps the cursor where it was', () => {
 		const opts = options({ overlapMs: 30_000, maxPerPoll: 1 });
-		const first = poll(fromDate(0, opts), [rec('a', 100)], opts);
-		const second = poll(first.state, [rec('late1', 80), rec('late2', 90), rec('a', 100)], opts);
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts, s(101));
+		const late = [rec('late1', 80), rec('late2', 90), rec('a', 100)];
+		const second = poll(first.state, late, opts, s(102));
 		expect(summary(second)).toEqual(['new:late1@0']);
-		expect(second.state.cursor).toBe(s(100));
-		const third = poll(second.state, [rec('late1', 80), rec('late2', 90), rec('a', 100)], opts);
+		expect(second.state.cursor).toBe(s(100) + 1);
+		const third = poll(second.state, late, opts, s(103));
 		expect(summary(third)).toEqual(['new:late2@0']);
+	});
+
+	test("the cap cutting at a late record never lets the horizon pass it, whatever the service's time", () => {
+		const opts = options({ overlapMs: 30_000, maxPerPoll: 1 });
+		const first = poll(fromDate(0, opts), [rec('a', 100)], opts, s(101));
+		// Written late (22 s and 18 s), read by a poll long after: the re-read window starts at 90 by then.
+		const late = [rec('late1', 80), rec('late2', 85), rec('a', 100)];
+		const second = poll(first.state, late, opts, s(120));
+		expect(summary(second)).toEqual(['new:late1@0']);
+		expect(second.state.horizon).toBeLessThanOrEqual(s(85));
+		expect(summary(poll(second.state, late, opts, s(121)))).toEqual(['new:late2@0']);
 	});
 
 	test('"from now" starts from the service\'s time and gets records it stamped just before it', () => {
@@ -372,8 +404,42 @@ describe('events', () => {
 		const first = poll(fromDate(0, opts), records, opts);
 		expect(summary(first)).toEqual(['new:a@0']);
 		expect(first.caughtUp).toBe(true);
-		expect(first.state.cursor).toBe(s(12));
+		expect(first.state.cursor).toBe(s(12) + 1);
 		expect(poll(first.state, records, opts).emit).toEqual([]);
+	});
+
+	test('past its memory, a record is new if it had moved on before the trigger read past its creation', () => {
+		const opts = options();
+		// A backlog: the trigger read past 100 (record time) at the service's time 10,000; the identities it
+		// handled then are forgotten (idsFrom 20,000), and `seen` holds nothing below the horizon (300).
+		const state: CursorState = {
+			...fromDate(0, opts),
+			cursor: s(300),
+			horizon: s(300),
+			passed: [[s(101), s(10_000), s(10_000) + 999]],
+			idsFrom: s(20_000),
+		};
+		const created = { createdDateTime: iso(s(90)) };
+		const result = poll(
+			state,
+			[
+				// Changed at 400, before that read: it was not at 90 then, so never emitted.
+				rec('movedOn', 400, { ...created, rev: 1 }),
+				// Changed at 12,000, after it: the version of 90 was emitted then (forgotten since).
+				rec('changedAfter', 12_000, { ...created, rev: 1 }),
+			],
+			opts,
+			s(30_000),
+		);
+		expect(summary(result)).toEqual(['new:movedOn@1', 'changed:changedAfter@1']);
+		// Identities handled since that read all remembered (idsFrom before it): one not among them is new.
+		const remembered = poll(
+			{ ...state, idsFrom: s(9000) },
+			[rec('changedAfter', 12_000, { ...created, rev: 1 })],
+			opts,
+			s(30_000),
+		);
+		expect(summary(remembered)).toEqual(['new:changedAfter@1']);
 	});
 
 	test('deleted only: new and changed records are passed over, tombstones emitted', () => {
@@ -395,22 +461,28 @@ describe('events', () => {
 		expect(summary(later)).toEqual(['changed:a@1', 'new:c@0']);
 	});
 
-	test('identities without a created time are remembered up to IDENTITY_MEMORY, the least recent forgotten', () => {
+	test('identities are remembered as far as the state has room, the least recent forgotten first', () => {
 		const opts = options({ maxPerPoll: Infinity });
-		let state = startState(bareFeed, { from: 'now' }, s(0), opts);
+		// With nothing in `seen`, the identities take its room too.
+		const capacity = identityCapacity(2);
+		expect(capacity).toBeGreaterThan(IDENTITY_MEMORY);
+		// Record times without created times: what was read is older than the service's time, so `seen` is empty.
+		const noCreated: Feed<Rec> = { ...recordFeed, createdAt: undefined };
+		let state = startState(noCreated, { from: 'now' }, s(0), opts);
 		const batch = (from: number, count: number, rev = 0) =>
-			Array.from({ length: count }, (_, i) => rec(`r${from + i}`, 1, { rev }));
-		state = poll(state, batch(0, 10), opts, s(1), bareFeed).state;
-		state = poll(state, batch(10, IDENTITY_MEMORY - 5), opts, s(2), bareFeed).state;
-		state = poll(state, [], opts, s(5000), bareFeed).state;
+			Array.from({ length: count }, (_, i) => rec(`r${from + i}`, rev ? 9000 : 1, { rev }));
+		state = poll(state, batch(0, 10), opts, s(1), noCreated).state;
+		state = poll(state, batch(10, capacity - 5), opts, s(2), noCreated).state;
+		state = poll(state, [], opts, s(5000), noCreated).state;
 		expect(state.seen).toEqual([]);
 		// r0…r4 were seen least recently when the memory filled up.
-		const result = poll(state, batch(0, 10, 1), opts, s(10_000), bareFeed);
+		const result = poll(state, batch(0, 10, 1), opts, s(10_000), noCreated);
 		expect(result.emit.map(({ event }) => event)).toEqual([
 			...Array(5).fill('new'),
 			...Array(5).fill('changed'),
 		]);
-		expect(result.state.ids?.length).toBe(IDENTITY_MEMORY * 8);
+		const remembered = (result.state.ids ?? []).reduce((count, [, ids]) => count + ids.length / 8, 0);
+		expect(remembered).toBe(capacity);
 	});
 
 	test('a record edited twice between polls is emitted once, as changed, with the last content', () => {
@@ -581,7 +653,7 @@ describe('emitted as new, never new again', () => {
 });
 
 describe('state size', () => {
-	test('stays bounded by the records sharing the boundary time (no overlap) over many polls', () => {
+	test("stays bounded by the records within the service's current second (no overlap) over many polls", () => {
 		const feed = new SimulatedFeed(s(0));
 		const opts = options({ maxPerPoll: 5 });
 		let state = fromDate(0, opts);
@@ -593,10 +665,39 @@ describe('state size', () => {
 			}
 			state = pollFeed(state, feed, opts).state;
 			largest = Math.max(largest, versionCount(state));
-			expect(state.seen.every(([at]) => at === state.cursor)).toBe(true);
+			// The Date header has whole seconds: what the service's clock may not have passed yet is remembered.
+			const second = Math.floor(feed.clock / 1000) * 1000;
+			expect(state.seen.every(([at]) => at >= second && at < state.cursor)).toBe(true);
 		}
-		expect(largest).toBeLessThanOrEqual(2);
-		expect(JSON.stringify(state).length).toBeLessThan(300);
+		expect(largest).toBeLessThanOrEqual(4);
+		expect(JSON.stringify(state.seen).length).toBeLessThan(300);
+		// The rest is the labels' memory: IDENTITY_MEMORY identities and PASSED_MEMORY times, both bounded.
+		expect(JSON.stringify(state).length).toBeLessThan(20 * 1024);
+	});
+
+	test('a burst still inside the re-read window waits for it rather than outgrow the state', () => {
+		for (const feed of [recordFeed, unorderedFeed]) {
+			const sim = new SimulatedFeed(s(0));
+			const opts = options({ maxPerPoll: 50_000, overlapMs: 60_000 });
+			let state = startState(feed, { from: 'now' }, sim.clock, opts);
+			sim.tick(1000);
+			for (let i = 0; i < 10_000; i++) {
+				if (i % 10 === 0) sim.tick(1);
+				sim.create();
+			}
+			sim.tick(2000);
+			const fresh = pollFeed(state, sim, opts, feed);
+			expect(fresh.caughtUp).toBe(false);
+			expect(fresh.emit.length).toBeLessThan(10_000);
+			expect(JSON.stringify(fresh.state).length).toBeLessThanOrEqual(64 * 1024);
+			state = fresh.state;
+			// A window later the rest is older than it: out at once, nothing remembered of it.
+			sim.tick(61_000);
+			const settled = pollFeed(state, sim, opts, feed);
+			expect(fresh.emit.length + settled.emit.length).toBe(10_000);
+			expect(settled.caughtUp).toBe(true);
+			expect(JSON.stringify(settled.state).length).toBeLessThanOrEqual(64 * 1024);
+		}
 	});
 
 	test('with an overlap it holds the records inside the window only', () => {

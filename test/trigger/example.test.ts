@@ -10,6 +10,7 @@ import { N8nHarness } from '../harness';
 import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';
 import { useSandboxCredential } from '../helpers/workflows';
+import { fakeNowClock, later } from './clocks';
 
 const EXAMPLE = join(__dirname, '../../examples/new-incident-notify.json');
 
@@ -55,11 +56,15 @@ describe('example: New incident → notify', () => {
 	let proxy: Awaited<ReturnType<typeof withoutTimes>>;
 
 	beforeAll(async () => {
+		fakeNowClock();
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
 		proxy = await withoutTimes(sb().reportingUrl);
 	});
-	afterAll(() => proxy.close());
+	afterAll(async () => {
+		jest.useRealTimers();
+		await proxy.close();
+	});
 
 	it('is a trigger on new incident registrations every minute, connected to the message node', () => {
 		expect(trigger?.parameters).toMatchObject({
@@ -82,7 +87,7 @@ describe('example: New incident → notify', () => {
 	])('emits a new incident once, with every field the message uses (records %s)', async (_how, stripped) => {
 		useSandboxCredential(harness, stripped ? { ...sb(), reportingUrl: proxy.url } : sb());
 		// Other tests' incidents out of the re-read window: this activation starts with nothing to emit.
-		await call(sb().coreUrl, '/__sandbox/clock', { method: 'POST', json: { advanceSeconds: 120 } });
+		await later(sb().coreUrl, 120);
 		const name = trigger?.name ?? '';
 		// The harness knows no Send Email node (n8n-nodes-base is not loaded in process); a poll only runs the trigger.
 		const polled: WorkflowJson = {

@@ -3,6 +3,8 @@
  * pagination over the live data (so an edit while pages are read moves a record to a later page, as the API
  * does), inclusive or exclusive `ModifiedSince` and `ModifiedBefore`, a Date header from its own clock, late
  * writes (stamped before they become visible) and tombstones. Every version ever written is kept as ground truth.
+ * As images: several rows per record (`rows`: one per photo, `photo` numbers them) with ChunkLimit counting
+ * records, and pages in order within each of `sources` only; a service may also ignore or refuse ModifiedBefore.
  */
 import {
 	applyRead,
@@ -25,7 +27,27 @@ export interface Rec {
 	isDeleted?: boolean;
 	rev: number;
 	note: string;
+	/** Image rows: which photo of the record. */
+	photo?: number;
 }
+
+export interface FeedShape {
+	/** Rows per record (images: photos per parent); ChunkLimit then counts records. */
+	rows?: (id: string) => number;
+	/** Pages are in modification order within each source only, sources one after the other. */
+	sources?: number;
+	/** How the service treats ModifiedBefore: honours it (default), ignores it, or refuses it (400). */
+	before?: 'honoured' | 'ignored' | 'refused';
+}
+
+/** Image rows: one per photo and record; ChunkLimit counts records (parents). */
+export const imageFeed: Feed<Rec> = {
+	identity: (record) => `${record.id}#${record.photo ?? 0}`,
+	modifiedAt: (record) => parseTimestamp(record.modifiedDateTime),
+	createdAt: (record) => parseTimestamp(record.createdDateTime),
+	isDeleted: (record) => record.isDeleted === true,
+	parentOf: (record) => record.id,
+};
 
 export const recordFeed: Feed<Rec> = {
 	identity: (record) => record.id,
@@ -67,6 +89,11 @@ export function seededRandom(seed: number): () => number {
 interface Row {
 	record: Rec;
 	modified: number;
+	source: number;
+}
+
+export class RefusedError extends Error {
+	readonly httpCode = '400';
 }
 
 export interface ReadOptions {
@@ -82,12 +109,19 @@ export interface ReadOptions {
 
 export class SimulatedFeed {
 	private readonly rows = new Map<string, Row>();
-	private sorted: Row[] | undefined;
+	private sorted: Row[][] | undefined;
 	/** Every version ever written, per id, as fingerprints. */
 	readonly versions = new Map<string, string[]>();
+	/** Every version ever written, per id, whole. */
+	readonly history = new Map<string, Rec[]>();
+	/** When each version became visible (this clock), per id. */
+	readonly visible = new Map<string, number[]>();
 	private created = 0;
 
-	constructor(public clock: number) {}
+	constructor(
+		public clock: number,
+		readonly shape: FeedShape = {},
+	) {}
 
 	tick(ms: number): void {
 		this.clock += ms;
@@ -96,12 +130,20 @@ export class SimulatedFeed {
 	create(lagMs = 0, note = ''): Rec {
 		const id = `r${String(++this.created).padStart(4, '0')}`;
 		const at = this.clock - lagMs;
+		if (id === process.env.SOAK_TRACE) console.log('create', id, iso(at), 'clock', iso(this.clock));
+		return this.write(id, at, { id, createdDateTime: iso(at), modifiedDateTime: iso(at), rev: 0, note });
+	}
+
+	/** A record stamped with this exact time (e.g. the cursor's millisecond), visible now. */
+	createAt(at: number, note = ''): Rec {
+		const id = `r${String(++this.created).padStart(4, '0')}`;
 		return this.write(id, at, { id, createdDateTime: iso(at), modifiedDateTime: iso(at), rev: 0, note });
 	}
 
 	edit(id: string, lagMs = 0, note = ''): Rec {
 		const { record, modified } = this.row(id);
 		const at = Math.max(modified + 1, this.clock - lagMs);
+		if (id === process.env.SOAK_TRACE) console.log('edit', id, iso(at), 'clock', iso(this.clock));
 		return this.write(id, at, { ...record, modifiedDateTime: iso(at), rev: record.rev + 1, note });
 	}
 
@@ -138,32 +180,58 @@ export class SimulatedFeed {
 	}
 
 	/** One read as the API serves it: its pages until the last or until `stopAfter`, dated by this clock. */
-	serve(plan: ReadPlan, options: ReadOptions = {}): ReadResult<Rec> {
+	serve(plan: ReadPlan, options: ReadOptions = {}): ReadResult<Rec> & { pages: number } {
 		const date = () => Math.floor(this.clock / 1000) * 1000;
-		const result: ReadResult<Rec> & { records: Rec[] } = { records: [], complete: true, serverTime: date() };
+		const result: ReadResult<Rec> & { records: Rec[]; pages: number } = {
+			records: [],
+			complete: true,
+			serverTime: date(),
+			pages: 0,
+		};
+		if (plan.before !== undefined && this.shape.before === 'refused')
+			throw new RefusedError('ModifiedBefore is not a parameter of this report');
+		const before = this.shape.before === 'ignored' ? undefined : plan.before;
 		const inside = (row: Row) =>
 			(options.exclusive ? row.modified > plan.since : row.modified >= plan.since) &&
-			(plan.before === undefined ||
-				(options.inclusiveBefore ? row.modified <= plan.before : row.modified < plan.before));
-		let last: { modified: number; id: string } | undefined;
+			(before === undefined || (options.inclusiveBefore ? row.modified <= before : row.modified < before));
+		const end = before === undefined ? Infinity : before;
+		const size = Math.min(plan.chunkLimit, options.pageSize ?? Infinity);
+		let last: { source: number; modified: number; id: string } | undefined;
 		for (;;) {
-			const rows = this.ordered();
-			let index = last ? this.after(rows, last) : this.from(rows, plan.since);
 			const page: Row[] = [];
-			const size = Math.min(plan.chunkLimit, options.pageSize ?? Infinity);
-			const end = plan.before === undefined ? Infinity : plan.before;
-			for (; index < rows.length && page.length < size && rows[index].modified <= end; index++) {
-				if (inside(rows[index])) page.push(rows[index]);
-			}
 			let more = false;
-			for (; index < rows.length && !more && rows[index].modified <= end; index++) more = inside(rows[index]);
-			result.records.push(...page.map((row) => structuredClone(row.record)));
+			for (let source = last?.source ?? 0; source < this.sourceCount() && !more; source++) {
+				const rows = this.ordered(source);
+				let index = last && last.source === source ? this.after(rows, last) : this.from(rows, plan.since);
+				for (; index < rows.length && rows[index].modified <= end; index++) {
+					if (!inside(rows[index])) continue;
+					if (page.length === size) {
+						more = true;
+						break;
+					}
+					page.push(rows[index]);
+				}
+			}
+			result.records.push(...page.flatMap((row) => this.rowsOf(row.record)));
+			result.pages++;
 			result.lastServerTime = date();
 			result.complete = !more;
 			if (!more || (plan.stopAfter !== undefined && result.records.length >= plan.stopAfter)) return result;
-			last = { modified: page[page.length - 1].modified, id: page[page.length - 1].record.id };
+			const tail = page[page.length - 1];
+			last = { source: tail.source, modified: tail.modified, id: tail.record.id };
 			options.betweenPages?.();
 		}
+	}
+
+	/** The rows a record is served as (one, or one per photo). */
+	rowsOf(record: Rec): Rec[] {
+		const count = this.shape.rows?.(record.id);
+		if (count === undefined) return [structuredClone(record)];
+		return Array.from({ length: count }, (_, photo) => ({ ...structuredClone(record), photo }));
+	}
+
+	private sourceCount(): number {
+		return this.shape.sources ?? 1;
 	}
 
 	private from(rows: Row[], since: number): number {
@@ -190,12 +258,15 @@ export class SimulatedFeed {
 		return lo;
 	}
 
-	/** Rows in (modification time, id) order: the keyset the pages follow. */
-	private ordered(): Row[] {
-		this.sorted ??= [...this.rows.values()].sort(
-			(a, b) => a.modified - b.modified || (a.record.id < b.record.id ? -1 : 1),
-		);
-		return this.sorted;
+	/** Rows of one source in (modification time, id) order: the keyset the pages follow. */
+	private ordered(source: number): Row[] {
+		if (!this.sorted) {
+			this.sorted = Array.from({ length: this.sourceCount() }, () => [] as Row[]);
+			for (const row of this.rows.values()) this.sorted[row.source].push(row);
+			for (const rows of this.sorted)
+				rows.sort((a, b) => a.modified - b.modified || (a.record.id < b.record.id ? -1 : 1));
+		}
+		return this.sorted[source];
 	}
 
 	private row(id: string) {
@@ -205,9 +276,12 @@ export class SimulatedFeed {
 	}
 
 	private write(id: string, modified: number, record: Rec): Rec {
-		this.rows.set(id, { record, modified });
+		const source = Number.parseInt(id.slice(1), 10) % this.sourceCount();
+		this.rows.set(id, { record, modified, source });
 		this.sorted = undefined;
 		this.versions.set(id, [...(this.versions.get(id) ?? []), fingerprintOf(record)]);
+		this.history.set(id, [...(this.history.get(id) ?? []), record]);
+		this.visible.set(id, [...(this.visible.get(id) ?? []), this.clock]);
 		return record;
 	}
 }

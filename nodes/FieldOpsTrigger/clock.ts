@@ -1,0 +1,34 @@
+/** The service's clock as a read tells it, and what else a read tells about the feed. */
+import { overlapOf, type CursorOptions, type Feed, type ReadResult } from './state';
+
+/**
+ * The service's clock is taken from a read's Date header while it is within the re-read window (and the
+ * header's second) of n8n's clock around the read. Further off, `off` says by how much (+: ahead). The records'
+ * own times (mode 'modified') need the clock only to tell which are recent: a Date far ahead (a proxy with a
+ * wrong clock) is then dropped and n8n's clock stands in. Otherwise the caller stops the poll: a cursor from the
+ * service's clock cannot tell a wrong Date from a service whose records carry that clock too.
+ */
+export function checkClock<T>(
+	read: ReadResult<T>,
+	sentAt: number,
+	receivedAt: number,
+	options: CursorOptions,
+	modified: boolean,
+): { read: ReadResult<T>; off?: number } {
+	const tolerance = overlapOf(options) + 1000;
+	const dates = [read.serverTime, read.lastServerTime].filter((date) => date !== undefined);
+	const behind = dates.find((date) => date < sentAt - tolerance);
+	if (behind !== undefined) return { read, off: behind - sentAt };
+	const ahead = dates.find((date) => date > receivedAt + tolerance);
+	if (ahead === undefined) return { read };
+	if (!modified) return { read, off: ahead - receivedAt };
+	const undated = { ...read };
+	delete undated.serverTime;
+	delete undated.lastServerTime;
+	return { read: undated };
+}
+
+export function fanoutOf<T>(records: readonly T[], feed: Feed<T>): number | undefined {
+	if (!feed.parentOf || records.length === 0) return undefined;
+	return records.length / new Set(records.map(feed.parentOf)).size;
+}

@@ -1,0 +1,105 @@
+/** Which read a poll makes next: its ModifiedSince, ModifiedBefore, page size and when it may stop. */
+import { rereads, seenBytes } from './memory';
+import {
+	BISECT,
+	capOf,
+	chunk,
+	MAX_CHUNK_LIMIT,
+	overlapOf,
+	PROBE,
+	SEEN_BYTES,
+	windowed,
+	type CursorOptions,
+	type CursorState,
+	type Feed,
+	type Poll,
+	type ReadPlan,
+} from './state';
+
+/** Versions `seen` may still take, about, when those from before `from` are gone. */
+export function roomOf(state: CursorState, from: number): number {
+	let groups = 0;
+	let versions = 0;
+	for (const [at, text] of state.seen) {
+		if (at < from) continue;
+		groups++;
+		versions += text.length / 16;
+	}
+	return Math.max(0, Math.floor((SEEN_BYTES - seenBytes(groups, versions)) / 16));
+}
+
+/** The next read of a poll that is not `done`. `now` is n8n's clock, only used to guess the service's. */
+export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions, now: number): ReadPlan {
+	const { state } = poll;
+	const overlap = overlapOf(options);
+	const serviceNow = now + (state.offset ?? 0);
+	if (poll.held) {
+		// After a whole read: which of its records changed within the re-read window (those are remembered).
+		const since = Math.max(state.horizon, poll.held.serverTime - overlap);
+		return { since, chunkLimit: MAX_CHUNK_LIMIT, partial: true, recent: true };
+	}
+	if (state.mode === 'polled' && feed.beforeUnlisted && state.before === false)
+		return { since: state.horizon, chunkLimit: MAX_CHUNK_LIMIT, partial: true, whole: true };
+	const cap = capOf(options);
+	// A polled window stays in `seen` until the next one: it must fit (record times: only recent ones stay).
+	const room =
+		state.mode === 'polled' ? roomOf(state, Math.min(serviceNow - overlap, state.cursor - 1)) : Infinity;
+	const left = Math.max(1, Math.min(cap - poll.emit.length, room));
+	// Rows per page: ChunkLimit counts parent records where rows share a parent (images).
+	const pages = (rows: number) => chunk(feed.parentOf ? rows / (state.fanout ?? 1) : rows);
+	const modified = state.mode === 'modified';
+	// Reads start at the horizon (the re-read window) until one has handled it; later reads of the poll go on
+	// from the cursor, as nothing turns up late within seconds. Modified mode asks from 1 ms earlier, for an
+	// exclusive ModifiedSince.
+	const start = poll.covered
+		? Math.max(state.horizon, modified ? state.cursor : state.cursor - 1)
+		: state.horizon;
+	const since = modified ? Math.max(0, start - 1) : start;
+	// Records the read returns again: those `seen` holds from there on, and (inclusive ModifiedSince) those of
+	// the millisecond before the horizon.
+	const again =
+		rereads(state, modified ? start - 1 : start) +
+		(modified && start === state.horizon ? (state.tail ?? 0) : 0);
+	if (!windowed(state, feed)) {
+		const all = again + left;
+		return { since, chunkLimit: pages(all), stopAfter: all, partial: true };
+	}
+	const from = state.cursor;
+	let before: number | undefined;
+	const ceiling = state.ceiling !== undefined && state.ceiling > from ? state.ceiling : undefined;
+	if (state.span !== undefined) {
+		before = from + Math.max(1, Math.round(state.span * left));
+		if (ceiling !== undefined) before = Math.min(before, Math.max(from + 1, ceiling - 1));
+		else if (before >= serviceNow) before = undefined;
+	} else if (ceiling !== undefined) {
+		const share = state.up ? (BISECT - 1) / BISECT : 1 / BISECT;
+		before = from + Math.max(1, Math.floor((ceiling - from) * share));
+	}
+	// Polled, windows end at activation until the cursor passes it: all they hold was last modified before the
+	// first read, so never emitted and new; a window reaching into the present could not tell.
+	const activated = (state.activatedAt ?? Infinity) - overlap;
+	if (state.mode === 'polled' && from < activated && (before ?? Infinity) > activated) before = activated;
+	if (before !== undefined && feed.beforeUnlisted && state.before === undefined) {
+		// A window before any record: a service that ignores ModifiedBefore answers with records, one that
+		// refuses it with an error; either way the trigger reads whole instead.
+		return { since: 0, before: 1, chunkLimit: 1, stopAfter: 1, partial: true, probe: true };
+	}
+	// One millisecond cannot be split: read whole (it may hold more than the cap).
+	if ((before ?? serviceNow) - from <= 1)
+		return { since, before, chunkLimit: MAX_CHUNK_LIMIT, partial: true, tie: true, target: left };
+	// Probing (density unknown) uses a small page; so does a read to the present after one that was caught up,
+	// sized to a few times what that one found: a burst then costs a small page, not a full one.
+	const usual =
+		before === undefined && state.usual !== undefined ? Math.max(4 * state.usual, left / PROBE) : left;
+	const size = state.guess ? again + left / PROBE + 1 : again + Math.min(left, usual) + 1;
+	return { since, before, chunkLimit: pages(size), stopAfter: Math.ceil(size), partial: false, target: left };
+}
+
+/** ModifiedSince and ModifiedBefore of a read, as the API takes them (ISO 8601, UTC). */
+export function queryOf(plan: ReadPlan): { ModifiedSince: string; ModifiedBefore?: string } {
+	const iso = (time: number) => new Date(time).toISOString();
+	return {
+		ModifiedSince: iso(plan.since),
+		...(plan.before === undefined ? {} : { ModifiedBefore: iso(plan.before) }),
+	};
+}

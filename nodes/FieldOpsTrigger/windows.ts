@@ -1,0 +1,92 @@
+/** How long the next ModifiedBefore window is, from what the last one held. */
+import {
+	FILL,
+	GROWTH,
+	MIN_SAMPLE,
+	PROBE,
+	SHRINK,
+	SPARSE_GROWTH,
+	type CursorState,
+	type ReadPlan,
+	type Version,
+} from './state';
+
+/**
+ * Too many for one poll: the next window ends before this one's end (the ceiling), a BISECT of the way (`up`:
+ * a window under the same ceiling that held few records turns the search toward it). With record times, what
+ * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
+ * oldest (nothing read lies before it) or is sized from their density.
+ */
+export function tooFull<T>(
+	next: CursorState,
+	plan: ReadPlan,
+	state: CursorState,
+	serviceTime: number,
+	read: Array<Version<T>> = [],
+): CursorState {
+	const sized: CursorState = {
+		...next,
+		ceiling: Math.max(plan.before ?? serviceTime, state.cursor + 1),
+		guess: true,
+	};
+	delete sized.span;
+	delete sized.up;
+	const times = read.filter((version) => version.at >= state.cursor).map((version) => version.at);
+	if (times.length > 0) {
+		const oldest = Math.min(...times);
+		const newest = Math.max(...times);
+		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
+		sized.span =
+			oldest > state.cursor
+				? (oldest - state.cursor) / Math.max(1, plan.target ?? times.length)
+				: (FILL * (newest + 1 - oldest)) / times.length;
+		delete sized.guess;
+	}
+	return sized;
+}
+
+export interface WindowRead {
+	/** The window's length (ms) and the records found in it. */
+	length: number;
+	found: number;
+	caughtUp: boolean;
+	/** Every record found was handled; `waiting`: some were held back. */
+	all: boolean;
+	waiting: boolean;
+}
+
+/**
+ * Sized from this window's records per millisecond, to hold FILL of what the poll may emit (`span`: milliseconds
+ * per record). A window with records that fit ends the search below a ceiling; an empty one only narrows it.
+ * A window holding too few records to measure is followed by a longer one, the longer the emptier it was.
+ */
+export function resize(next: CursorState, read: WindowRead, target: number): void {
+	const { length, found } = read;
+	if (read.caughtUp) {
+		delete next.span;
+		delete next.guess;
+		delete next.ceiling;
+		// What a read to the present brings: the next one that finds many times more met a burst.
+		next.usual = read.found;
+		return;
+	}
+	delete next.usual;
+	if (read.waiting) return;
+	if (found > 0) delete next.ceiling;
+	if (next.ceiling !== undefined) {
+		// Empty under a ceiling: what made it too full lies above, so the search turns up toward it.
+		next.up = true;
+		next.guess = true;
+		delete next.span;
+		return;
+	}
+	const planned = Math.max(1, length) / Math.max(1, target);
+	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
+		const perRecord = (length * FILL) / Math.max(1, found);
+		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
+		delete next.guess;
+	} else {
+		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);
+		next.guess = true;
+	}
+}
