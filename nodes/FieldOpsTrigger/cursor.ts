@@ -93,8 +93,10 @@ export function applyRead<T>(
 	const memory = recall(state);
 	const freshFrom = serviceTime - overlap;
 	const room = roomOf(state, polled ? Math.min(freshFrom, state.cursor - 1) : freshFrom);
-	// A polled version is stamped with the latest time it can have: its window's end, or the last answer's.
-	const latest = Math.min((plan.before ?? Infinity) - 1, (read.lastServerTime ?? serviceTime) + 999);
+	// The Date has whole seconds: the read may have seen records written up to the end of its last answer's
+	// second. A polled version is stamped with the latest time it can have: its window's end, or that.
+	const readUntil = (read.lastServerTime ?? serviceTime) + 999;
+	const latest = Math.min((plan.before ?? Infinity) - 1, readUntil);
 	let versions: Array<Version<T>>;
 	let readAt = serviceTime;
 	let recentWait = false;
@@ -126,10 +128,13 @@ export function applyRead<T>(
 	}
 	// More than the poll may emit: dropped unread (with record times, what was read sizes the next window).
 	if (inWindows && !plan.partial && !read.complete)
-		return { ...stopped, state: tooFull(next, plan, state, serviceTime, polled ? undefined : versions) };
+		return {
+			...stopped,
+			state: tooFull(next, state, latest + 1, plan.target, polled ? undefined : versions),
+		};
 	// Every version of a polled window stays in `seen` until the next window: it must fit.
 	if (polled && !plan.tie && !plan.recent && pending.length > room)
-		return { ...stopped, state: tooFull(next, plan, state, serviceTime) };
+		return { ...stopped, state: tooFull(next, state, latest + 1, plan.target) };
 
 	const selected = new Set(options.events);
 	const emit = [...poll.emit];
@@ -186,8 +191,10 @@ export function applyRead<T>(
 		else cursor = Math.max(cursor, read.complete ? newest(pending) + 1 : newest(versions));
 		caughtUp = read.complete && all;
 	} else if (read.complete && all) {
-		caughtUp = until === undefined || until > serviceTime;
-		if (polled) cursor = Math.max(cursor, Math.min(until ?? Infinity, readAt));
+		caughtUp = until === undefined || until > readUntil;
+		// Polled: a window's end, even within the Date's second (a record written there after the read is like
+		// a late write: the horizon, never past the Date, has the next poll read it); a read to the present: its Date.
+		if (polled) cursor = Math.max(cursor, until === undefined ? readAt : Math.min(until, readUntil + 1));
 		else cursor = Math.max(cursor, until ?? newest(pending) + 1);
 	} else if (!polled && read.complete) {
 		cursor = Math.max(cursor, stopAt as number);

@@ -84,8 +84,9 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 		// refuses it with an error; either way the trigger reads whole instead.
 		return { since: 0, before: 1, chunkLimit: 1, stopAfter: 1, partial: true, probe: true };
 	}
-	// One millisecond cannot be split: read whole (it may hold more than the cap).
-	if ((before ?? serviceNow) - from <= 1)
+	// One millisecond cannot be split: read whole (it may hold more than the cap). A read to the present is never
+	// one: the Date's whole seconds make the present uncertain, and a too-full one is searched in windows.
+	if (before !== undefined && before - from <= 1)
 		return { since, before, chunkLimit: MAX_CHUNK_LIMIT, partial: true, tie: true, target: left };
 	// Probing (density unknown) uses a small page; so does a read to the present after one that was caught up,
 	// sized to a few times what that one found: a burst then costs a small page, not a full one.

@@ -7,26 +7,26 @@ import {
 	SHRINK,
 	SPARSE_GROWTH,
 	type CursorState,
-	type ReadPlan,
 	type Version,
 } from './state';
 
 /**
- * Too many for one poll: the next window ends before this one's end (the ceiling), a BISECT of the way (`up`:
+ * Too many for one poll: the next window ends before `reach`, the end of what this read may hold (to the present:
+ * the end of its last Date's second, as records written within it may be among them), a BISECT of the way (`up`:
  * a window under the same ceiling that held few records turns the search toward it). With record times, what
  * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
  * oldest (nothing read lies before it) or is sized from their density.
  */
 export function tooFull<T>(
 	next: CursorState,
-	plan: ReadPlan,
 	state: CursorState,
-	serviceTime: number,
+	reach: number,
+	target: number | undefined,
 	read: Array<Version<T>> = [],
 ): CursorState {
 	const sized: CursorState = {
 		...next,
-		ceiling: Math.max(plan.before ?? serviceTime, state.cursor + 1),
+		ceiling: Math.max(reach, state.cursor + 1),
 		guess: true,
 	};
 	delete sized.span;
@@ -38,7 +38,7 @@ export function tooFull<T>(
 		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
 		sized.span =
 			oldest > state.cursor
-				? (oldest - state.cursor) / Math.max(1, plan.target ?? times.length)
+				? (oldest - state.cursor) / Math.max(1, target ?? times.length)
 				: (FILL * (newest + 1 - oldest)) / times.length;
 		delete sized.guess;
 	}

@@ -759,6 +759,87 @@ describe('poll clock: records without a modification time', () => {
 		expect(untimed([], state, s(3000)).state.seen).toEqual([]);
 	});
 
+	/**
+	 * One poll as poll.ts runs it against the feed, with time passing: each read takes `latency` ms and n8n's clock
+	 * moves on between reads (the Date header still says the second the read began in).
+	 */
+	const timedPoll = (feed: SimulatedFeed, state: CursorState, o: CursorOptions, latency = 5) => {
+		let current = beginPoll<Rec>(state);
+		while (!current.done) {
+			const plan = planRead(current, untimedFeed, o, feed.clock);
+			feed.tick(latency);
+			current = applyRead(current, plan, feed.serve(plan), untimedFeed, o, feed.clock);
+			feed.tick(3);
+		}
+		return current;
+	};
+
+	// Found by test/node/trigger.test.ts under load: the Date has whole seconds, and a too-full read to the present
+	// searched only below its Date; a window ending just past it counted as caught up, so records written earlier
+	// in that second waited, unread, behind polls that each said they were caught up.
+	test('records written within the Date\'s second before the poll are read by it; none waits behind "caught up"', () => {
+		const capped = options({ maxPerPoll: 5, overlapMs: 60_000 });
+		// Clock phases within the second and read latencies (the sandbox's clock runs on with real time).
+		for (const phase of [0, 150, 400, 868, 999]) {
+			for (const latency of [1, 5]) {
+				const feed = new SimulatedFeed(s(94) + phase);
+				let state = startState(untimedFeed, { from: 'now' }, Math.floor(feed.clock / 1000) * 1000, capped);
+				const emitted: string[] = [];
+				const run = () => {
+					const result = timedPoll(feed, state, capped, latency);
+					state = result.state;
+					emitted.push(...result.emit.map(({ record }) => record.id));
+					return result;
+				};
+				run();
+				// Incidents in four seconds, a capped poll, then the ones it did not reach are edited in the next
+				// second and polled within it (as the node test and a user's first executions do).
+				const created: string[] = [];
+				for (let i = 1; i <= 4; i++) {
+					feed.clock = s(94 + i) + ((phase + 30 * i) % 1000);
+					for (let j = 0; j < 4; j++) created.push(feed.create().id);
+				}
+				feed.clock = Math.floor(feed.clock / 1000) * 1000 + 1020;
+				run();
+				feed.clock = Math.floor(feed.clock / 1000) * 1000 + 1250;
+				for (const id of created.filter((id) => !emitted.includes(id)).slice(0, 3)) feed.edit(id);
+				const second = Math.floor(feed.clock / 1000);
+				for (let quiet = 0; quiet < 2; ) {
+					const result = run();
+					const unread = created.filter((id) => !emitted.includes(id));
+					if (result.caughtUp) expect({ phase, latency, unread }).toEqual({ phase, latency, unread: [] });
+					expect(Math.floor(feed.clock / 1000)).toBe(second);
+					quiet = result.emit.length === 0 ? quiet + 1 : 0;
+				}
+				expect({ phase, latency, emitted: [...emitted].sort() }).toEqual({
+					phase,
+					latency,
+					emitted: created,
+				});
+			}
+		}
+	});
+
+	test("a cursor within the Date's second still reads to the present in pages of its cap, never all at once", () => {
+		const capped = options({ maxPerPoll: 5, overlapMs: 60_000 });
+		const feed = new SimulatedFeed(s(100) + 100);
+		let state = startState(untimedFeed, { from: 'now' }, s(100), capped);
+		state = timedPoll(feed, state, capped).state;
+		feed.clock = s(101) + 100;
+		for (let i = 0; i < 3; i++) feed.create();
+		// Read within the second: the cursor ends past the Date, where n8n's clock puts the service's now.
+		const first = timedPoll(feed, state, capped);
+		expect(first.emit).toHaveLength(3);
+		expect(first.state.cursor).toBeGreaterThan(s(101));
+		for (let i = 0; i < 40; i++) {
+			feed.tick(1);
+			feed.create();
+		}
+		const next = timedPoll(feed, first.state, capped);
+		expect(next.emit.length).toBeGreaterThan(0);
+		expect(next.emit.length).toBeLessThanOrEqual(5);
+	});
+
 	test('a backlog is read in ModifiedBefore windows, about once, and the state keeps one window at most', () => {
 		const feed = new SimulatedFeed(s(0));
 		for (let i = 0; i < 3000; i++) {
