@@ -1,51 +1,35 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { placed } from './display';
 import type { Field } from './fields';
 import { fieldsOf, isRequestOperation, type Operation, type Resource } from './operation';
 
 /**
- * A field's parameter as the node lists it. The fields write where they show at their definition (`shown(on(…))`,
- * checked against their operations by test/node/structure.test.ts); a field that does not yet (Report and Document
- * are reshaped by other work) is shown for the operations that use it.
- */
-function asParameter(property: INodeProperties, resource: string, operations: string[]): INodeProperties {
-	if (placed(property.displayOptions)) return property;
-	const own = property.displayOptions ?? {};
-	return {
-		...property,
-		displayOptions: { ...own, show: { ...own.show, resource: [resource], operation: operations } },
-	};
-}
-
-/**
  * Each field of a resource once (a field object shared by operations, such as twins, is one parameter, so its
- * value survives a switch of operation), with the operations using it, in an order that keeps every operation's
- * own order of fields (ties: the field seen first comes first).
+ * value survives a switch of operation), in an order that keeps every operation's own order of fields (ties: the field seen first comes first).
  */
-function fieldOrder(operations: Operation[]): Map<Field, string[]> {
-	const usage = new Map<Field, string[]>();
+function fieldOrder(operations: Operation[]): Field[] {
+	const usage = new Set<Field>();
 	const after = new Map<Field, Set<Field>>();
 	for (const operation of operations) {
 		const fields = fieldsOf(operation);
 		fields.forEach((field, index) => {
-			usage.set(field, [...(usage.get(field) ?? []), operation.value]);
+			usage.add(field);
 			if (!after.has(field)) after.set(field, new Set());
 			if (index > 0) after.get(fields[index - 1])?.add(field);
 		});
 	}
-	const waiting = new Map([...usage.keys()].map((field) => [field, 0]));
+	const waiting = new Map([...usage].map((field) => [field, 0]));
 	for (const followers of after.values())
 		for (const field of followers) waiting.set(field, (waiting.get(field) ?? 0) + 1);
-	const ordered = new Map<Field, string[]>();
+	const ordered = new Set<Field>();
 	while (ordered.size < usage.size) {
-		const open = [...usage.keys()].filter((field) => !ordered.has(field));
+		const open = [...usage].filter((field) => !ordered.has(field));
 		// A cycle between two operations' orders is broken at the field seen first.
 		const next = open.find((field) => waiting.get(field) === 0) ?? open[0];
-		ordered.set(next, usage.get(next) ?? []);
+		ordered.add(next);
 		for (const field of after.get(next) ?? []) waiting.set(field, (waiting.get(field) ?? 1) - 1);
 	}
-	return ordered;
+	return [...ordered];
 }
 
 /** What an AI agent gives for a locator it fills (n8n holds the agent's value in the locator's By ID mode). */
@@ -144,8 +128,8 @@ export function describeResources(resources: Resource[], defaultResource: string
 			default: defaultOperation,
 		});
 		for (const operation of resource.operations) properties.push(toolDescription(resource, operation));
-		for (const [field, operations] of fieldOrder(resource.operations))
-			properties.push(asParameter(field.property, resource.value, operations));
+		// Each field says where it shows at its definition (`shown(on(…))`, checked by test/node/structure.test.ts).
+		for (const field of fieldOrder(resource.operations)) properties.push(field.property);
 	}
 	return properties;
 }

@@ -18,7 +18,3 @@ export function shown(display: IDisplayOptions, field: Field): Field {
 		},
 	};
 }
-
-/** Whether a parameter names where it shows (resource and operation) itself. */
-export const placed = (display?: IDisplayOptions) =>
-	display?.show?.resource !== undefined && display.show.operation !== undefined;

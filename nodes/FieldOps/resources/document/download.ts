@@ -1,7 +1,7 @@
+import { on, shown } from '../../shared/display';
 import { downloadPerItem, putFileInField } from '../../shared/files';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { timeoutField } from '../../shared/transport';
-import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './fields';
+import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';
 
 const binaryPropertyName = putFileInField('Name of the binary property the document goes to');
 
@@ -11,7 +11,12 @@ export const download: CodeOperation = {
 	value: 'download',
 	action: 'Download a document',
 	description: 'Download a document into a binary property, with its original name',
-	fields: [...TARGET_FIELDS, fileReferenceId, binaryPropertyName, timeoutField],
+	fields: [
+		...TARGET_FIELDS,
+		fileReferenceId,
+		shown(on('document', 'download'), binaryPropertyName),
+		fileTimeout,
+	],
 	requests: DOCUMENT_REQUESTS('GET', '/{fileReferenceId}'),
 	execute: async (context) =>
 		await downloadPerItem(context, async (item) => {

@@ -1,7 +1,8 @@
+import { on, shown } from '../../shared/display';
 import { requiredField, type Field } from '../../shared/fields';
+import { timeoutField, type PathParam } from '../../shared/transport';
 import type { Item } from '../../shared/items';
 import { projectLocator, workOrderLocator } from '../../shared/locators';
-import type { PathParam } from '../../shared/transport';
 
 export const PROJECT_DOCUMENTS = '/api/v4/integration/projects/{project}/documents';
 export const WORK_ORDER_DOCUMENTS = '/api/v4/integration/tasks/{workOrder}/documents';
@@ -30,7 +31,9 @@ const workOrder = workOrderLocator({
 });
 
 /** The fields that choose where the documents are: a project, or a work order of a project. */
-export const TARGET_FIELDS = [target, project, workOrder];
+export const TARGET_FIELDS = [target, project, workOrder].map((field) =>
+	shown(on('document', 'delete', 'download', 'list', 'upload'), field),
+);
 
 /** The documents path of the item's project or work order, with its resolved ID. */
 export async function documentsOf(item: Item): Promise<{ path: string; params: Record<string, PathParam> }> {
@@ -40,13 +43,19 @@ export async function documentsOf(item: Item): Promise<{ path: string; params: R
 	return { path, params: { [field.property.name]: { label: field.property.displayName, value: id } } };
 }
 
-export const fileReferenceId = requiredField(
-	'File Reference ID',
-	'fileReferenceId',
-	'string',
-	'The ID of the document (fileReference.ID of an upload, or fileReferenceId from List)',
-	{},
-	'path',
+/** One parameter for both file operations, so its value survives a switch between them. */
+export const fileTimeout = shown(on('document', 'download', 'upload'), timeoutField);
+
+export const fileReferenceId = shown(
+	on('document', 'delete', 'download'),
+	requiredField(
+		'File Reference ID',
+		'fileReferenceId',
+		'string',
+		'The ID of the document (fileReference.ID of an upload, or fileReferenceId from List)',
+		{},
+		'path',
+	),
 );
 
 export const DOCUMENT_REQUESTS = (method: 'GET' | 'DELETE' | 'POST', suffix = '') => [

@@ -1,12 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { on, shown } from '../../shared/display';
 import type { Field } from '../../shared/fields';
 import { asItems, forEachItem } from '../../shared/items';
 import { asRecords, type CodeOperation } from '../../shared/operation';
 import { sendJson } from '../../shared/transport';
 import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
 
-const splitIntoFiles: Field = {
+const splitIntoFiles: Field = shown(on('document', 'list'), {
 	property: {
 		displayName: 'Split Into Files',
 		name: 'splitIntoFiles',
@@ -14,7 +15,7 @@ const splitIntoFiles: Field = {
 		default: false,
 		description: 'Whether to output one item per file instead of one per page',
 	},
-};
+});
 
 /** List: one item per section page, or one per file with "Split Into Files". */
 export const list: CodeOperation = {

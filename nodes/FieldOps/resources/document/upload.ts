@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError, settle, shortText } from '../../shared/errors';
+import { on, shown } from '../../shared/display';
 import { bodyField, optionsCollection, type Field } from '../../shared/fields';
 import { forEachItem, type Item } from '../../shared/items';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson, timeoutField, timeoutOf } from '../../shared/transport';
-import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
+import { sendJson, timeoutOf } from '../../shared/transport';
+import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './fields';
 import { fileNameOf, filePart, multipartBody, type ItemFile } from './multipart';
 
 export { fileNameOf };
@@ -218,7 +219,11 @@ export const upload: CodeOperation = {
 	value: 'upload',
 	action: 'Upload documents or e-mail attachments',
 	description: 'Upload the files of each item (e.g. e-mail attachments) to a project or work order',
-	fields: [...TARGET_FIELDS, ...binarySources, binaryPropertyName, options, timeoutField],
+	fields: [
+		...TARGET_FIELDS,
+		...[...binarySources, binaryPropertyName, options].map((field) => shown(on('document', 'upload'), field)),
+		fileTimeout,
+	],
 	requests: DOCUMENT_REQUESTS('POST'),
 	execute: async (context) => {
 		const inputs = context.getInputData();

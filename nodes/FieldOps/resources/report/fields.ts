@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { on, shown } from '../../shared/display';
 import { limit, returnAll, type Field } from '../../shared/fields';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
@@ -14,8 +15,6 @@ const inCollection = (operations: string[]) => ({ show: { '/operation': operatio
 /** Options that only make sense with one item per record (files attached to it). */
 const perRecord = (operations: string[]) => ({ show: { '/operation': operations, '/output': ['items'] } });
 const field = (property: INodeProperties): Field => ({ property });
-
-const filters = field(reportFiltersProperty('operation'));
 
 const options = field({
 	displayName: 'Options',
@@ -90,14 +89,23 @@ const options = field({
 	],
 });
 
+/** Each field written with the reports it shows for (the feeds table says which have a date window or filters). */
+const forFeeds = (test: (feed: ReportFeed) => boolean, fields: Field[]) =>
+	fields.map((f) => shown(on('report', ...feedsWith(test)), f));
+const dated = forFeeds((feed) => feed.dateWindow, windowFields);
+const listed = forFeeds((feed) => !feed.dateWindow, listFields);
+const filters = forFeeds((feed) => feed.filters.length > 0, [field(reportFiltersProperty('operation'))]);
+const [zoneField, returnAllField, limitField, ...outputAndOptions] = forFeeds(
+	() => true,
+	[timeZone, returnAll, limit, ...outputFields, options, timeoutField],
+);
+
 /** The parameters of one report: its period, the filters the spec lists for it, Return All / Limit, options. */
 export const reportFields = (feed: ReportFeed): Field[] => [
-	...(feed.dateWindow ? windowFields : listFields),
-	timeZone,
-	...(feed.filters.length > 0 ? [filters] : []),
-	returnAll,
-	limit,
-	...outputFields,
-	options,
-	timeoutField,
+	...(feed.dateWindow ? dated : listed),
+	zoneField,
+	...(feed.filters.length > 0 ? filters : []),
+	returnAllField,
+	limitField,
+	...outputAndOptions,
 ];
