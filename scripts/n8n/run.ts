@@ -255,6 +255,45 @@ export interface WorkflowFile {
 	[key: string]: unknown;
 }
 
+/**
+ * A production webhook (POST `path`, node "Start") → `nodes` in a row; it answers with the last node's items
+ * (`responseData`: n8n's Webhook option). Each node gets an id and a place unless it brings its own.
+ */
+export function webhookChain(
+	name: string,
+	path: string,
+	nodes: Array<Record<string, unknown>>,
+	responseData: 'allEntries' | 'firstEntryJson' | 'firstEntryBinary' = 'allEntries',
+): WorkflowFile {
+	const start = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: path,
+		parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData, options: {} },
+	};
+	const chain: Array<Record<string, unknown>> = [
+		start,
+		...nodes.map((node, i) => ({ id: `n${i}`, position: [260 * (i + 1), 0], ...node })),
+	];
+	const connections = Object.fromEntries(
+		chain
+			.slice(0, -1)
+			.map((node, i) => [
+				String(node.name),
+				{ main: [[{ node: String(chain[i + 1].name), type: 'main', index: 0 }]] },
+			]),
+	);
+	return {
+		name,
+		nodes: chain as unknown as WorkflowFile['nodes'],
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 async function http(
 	url: string,
 	method: string,

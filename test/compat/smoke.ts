@@ -15,6 +15,7 @@ import {
 	TRIGGER_NODE_TYPE,
 	nodeOutput,
 	startN8n,
+	webhookChain,
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
@@ -28,32 +29,11 @@ import {
 
 const DAY = 86_400_000;
 
-/** A production webhook that answers with every item of the last node, then `node`. */
-function webhookWorkflow(name: string, path: string, node: Record<string, unknown>): WorkflowFile {
-	return {
-		name,
-		nodes: [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: path,
-				parameters: {
-					httpMethod: 'POST',
-					path,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-					options: {},
-				},
-			},
-			{ id: 'field-ops', name: 'Field Ops', type: NODE_TYPE, typeVersion: 1, position: [260, 0], ...node },
-		],
-		connections: { Start: { main: [[{ node: 'Field Ops', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
+/** A production webhook that answers with every item of `node` (Field Ops). */
+const webhookWorkflow = (name: string, path: string, node: Record<string, unknown>) =>
+	webhookChain(name, path, [
+		{ id: 'field-ops', name: 'Field Ops', type: NODE_TYPE, typeVersion: 1, ...node },
+	]);
 
 /** Posts to the webhook and returns the items it answered with (fails with n8n's answer otherwise). */
 async function run(n8n: N8nInstance, path: string, body?: string | FormData): Promise<Record<string, any>[]> {

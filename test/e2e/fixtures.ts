@@ -8,6 +8,7 @@ import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
 	viaLocalhost,
+	webhookChain,
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
@@ -69,29 +70,6 @@ export function projectsWorkflow(
 	credential: { id: string; name: string },
 	webhookPath?: string,
 ): WorkflowFile {
-	const start = webhookPath
-		? {
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: webhookPath,
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'lastNode',
-					responseData: 'allEntries',
-				},
-			}
-		: {
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			};
 	const fieldOps = {
 		id: 'field-ops',
 		name: 'Field Ops',
@@ -100,6 +78,15 @@ export function projectsWorkflow(
 		position: [260, 0],
 		parameters: { resource: 'project', operation: 'getAll', returnAll: true },
 		credentials: { [CREDENTIAL_TYPE]: credential },
+	};
+	if (webhookPath) return webhookChain(name, webhookPath, [fieldOps]);
+	const start = {
+		id: 'start',
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
 	};
 	return {
 		name,

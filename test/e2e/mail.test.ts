@@ -16,6 +16,7 @@ import {
 	CREDENTIAL_TYPE,
 	NODE_TYPE,
 	startN8n,
+	webhookChain,
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
@@ -452,24 +453,10 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 			'downloads documents back through n8n’s binary data, bytes equal (Download in this mode)',
 			async () => {
 				const path = randomUUID();
-				const workflow: WorkflowFile = {
-					name: `Download (${mode})`,
-					nodes: [
-						{
-							id: 'w',
-							name: 'Webhook',
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							position: [0, 0],
-							webhookId: path,
-							parameters: {
-								httpMethod: 'POST',
-								path,
-								responseMode: 'lastNode',
-								responseData: 'firstEntryBinary',
-								options: {},
-							},
-						},
+				const workflow = webhookChain(
+					`Download (${mode})`,
+					path,
+					[
 						{
 							id: 'd',
 							name: 'Download',
@@ -485,8 +472,8 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 							credentials: { [CREDENTIAL_TYPE]: { id: 'x', name: 'x' } },
 						},
 					],
-					connections: { Webhook: { main: [[{ node: 'Download', type: 'main', index: 0 }]] } },
-				};
+					'firstEntryBinary',
+				);
 				const credential = await n8n.createCredential(
 					'Field Ops (download)',
 					CREDENTIAL_TYPE,

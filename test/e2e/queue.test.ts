@@ -16,49 +16,13 @@ import {
 	NODE_TYPE,
 	nodeOutput,
 	startN8n,
+	webhookChain,
 	type N8nInstance,
 	type WorkflowFile,
 } from '../../scripts/n8n/run';
 import { callWebhook, projectsWorkflow, sandboxCredentialData, sandboxProjectIds } from './fixtures';
 
 jest.setTimeout(5 * 60_000);
-
-/** Webhook → `nodes` in a row → answers with every item of the last one. */
-function webhookChain(name: string, path: string, nodes: Record<string, unknown>[]): WorkflowFile {
-	const start = {
-		id: 'start',
-		name: 'Start',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: path,
-		parameters: {
-			httpMethod: 'POST',
-			path,
-			responseMode: 'lastNode',
-			responseData: 'allEntries',
-			options: {},
-		},
-	};
-	const chain: Record<string, unknown>[] = [
-		start,
-		...nodes.map((node, i) => ({ id: `n${i}`, position: [260 * (i + 1), 0], ...node })),
-	];
-	const connections = Object.fromEntries(
-		chain
-			.slice(0, -1)
-			.map((node, i) => [
-				String(node.name),
-				{ main: [[{ node: String(chain[i + 1].name), type: 'main', index: 0 }]] },
-			]),
-	);
-	return {
-		name,
-		nodes: chain as unknown as WorkflowFile['nodes'],
-		connections,
-		settings: { executionOrder: 'v1' },
-	};
-}
 
 describe('queue mode with n8n 3.0 settings: main + worker + Redis', () => {
 	const sb = useSandbox();
