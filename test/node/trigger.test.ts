@@ -52,7 +52,10 @@ describe('Field Ops Trigger', () => {
 
 		// [R10] A deletion fires where Field Ops reports a tombstone (the spec names two feeds; others may too).
 		await tick();
-		const since = (await call(sb().coreUrl, '/__sandbox/clock')).body.now as string;
+		// A millisecond before now: the deletion may be stamped in the same millisecond as this read of the clock, and
+		// the alt variant's ModifiedSince excludes its own instant.
+		const now = Date.parse((await call(sb().coreUrl, '/__sandbox/clock')).body.now as string);
+		const since = new Date(now - 1).toISOString();
 		const [deleted] = await activity(kind, 'delete', 1, [created[2]]);
 		const tombstones = (await readFeed(sb(), `/v1/${kind}`, { ModifiedSince: since })).filter(
 			(record) => record.isDeleted === true,
