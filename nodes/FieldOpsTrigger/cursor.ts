@@ -59,6 +59,16 @@ export { planRead, queryOf } from './plan';
 export { newestForTest } from './versions';
 export { fingerprintOf, parseTimestamp } from './hashing';
 
+/**
+ * Times that size the next window after one found too full. Polled records carry none: their creation times
+ * stand in (a burst of new records is modified when created); only the search's speed depends on them.
+ */
+function timesOf<T>(versions: Array<Version<T>>, polled: boolean): { times: number[]; dense: boolean } {
+	if (!polled) return { times: versions.map((version) => version.at), dense: false };
+	const created = versions.map((version) => version.created).filter((time) => time !== undefined);
+	return { times: created, dense: true };
+}
+
 export function beginPoll<T>(state: CursorState): Poll<T> {
 	return { state, emit: [], reads: 0, done: false, caughtUp: false, reread: 0 };
 }
@@ -128,10 +138,7 @@ export function applyRead<T>(
 	}
 	// More than the poll may emit: dropped unread (with record times, what was read sizes the next window).
 	if (inWindows && !plan.partial && !read.complete)
-		return {
-			...stopped,
-			state: tooFull(next, state, latest + 1, plan.target, polled ? undefined : versions),
-		};
+		return { ...stopped, state: tooFull(next, state, latest + 1, plan.target, timesOf(versions, polled)) };
 	// Every version of a polled window stays in `seen` until the next window: it must fit.
 	if (polled && !plan.tie && !plan.recent && pending.length > room)
 		return { ...stopped, state: tooFull(next, state, latest + 1, plan.target) };

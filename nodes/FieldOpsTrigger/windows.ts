@@ -1,28 +1,20 @@
 /** How long the next ModifiedBefore window is, from what the last one held. */
-import {
-	FILL,
-	GROWTH,
-	MIN_SAMPLE,
-	PROBE,
-	SHRINK,
-	SPARSE_GROWTH,
-	type CursorState,
-	type Version,
-} from './state';
+import { FILL, GROWTH, MIN_SAMPLE, PROBE, SHRINK, SPARSE_GROWTH, type CursorState } from './state';
 
 /**
  * Too many for one poll: the next window ends before `reach`, the end of what this read may hold (to the present:
  * the end of its last Date's second, as records written within it may be among them), a BISECT of the way (`up`:
  * a window under the same ceiling that held few records turns the search toward it). With record times, what
  * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
- * oldest (nothing read lies before it) or is sized from their density.
+ * oldest (nothing read lies before it) or is sized from their density. Poll-clock records show no modification
+ * time: their creation times (`dense`) size the window from their density alone (a guess: a burst of new records).
  */
-export function tooFull<T>(
+export function tooFull(
 	next: CursorState,
 	state: CursorState,
 	reach: number,
 	target: number | undefined,
-	read: Array<Version<T>> = [],
+	read: { times: number[]; dense: boolean } = { times: [], dense: false },
 ): CursorState {
 	const sized: CursorState = {
 		...next,
@@ -31,13 +23,13 @@ export function tooFull<T>(
 	};
 	delete sized.span;
 	delete sized.up;
-	const times = read.filter((version) => version.at >= state.cursor).map((version) => version.at);
+	const times = read.times.filter((time) => time >= state.cursor);
 	if (times.length > 0) {
 		const oldest = Math.min(...times);
 		const newest = Math.max(...times);
 		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
 		sized.span =
-			oldest > state.cursor
+			oldest > state.cursor && !read.dense
 				? (oldest - state.cursor) / Math.max(1, target ?? times.length)
 				: (FILL * (newest + 1 - oldest)) / times.length;
 		delete sized.guess;
