@@ -72,6 +72,13 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 		delete next.span;
 		return;
 	}
+	if (found === 0 && read.all) {
+		// An empty window tells nothing of the density beyond it (a burst has ended): the rest is read to the
+		// present in one full page, not in windows growing from the old density a step at a time.
+		delete next.span;
+		delete next.guess;
+		return;
+	}
 	const planned = Math.max(1, length) / Math.max(1, target);
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
