@@ -242,6 +242,8 @@ export function applyRead<T>(
 	let done =
 		spent || caughtUp || waiting || emit.length >= cap || !progressed || !!plan.recent || !!plan.whole;
 	if (emit.length > poll.emit.length && cap - emit.length < cap * MIN_LEFT) done = true;
+	// The next window would be one millisecond holding more than is left: it would be read only to wait.
+	if (emit.length > 0 && inWindows && (next.span ?? Infinity) * (cap - emit.length) < 1) done = true;
 	const covered = poll.covered || (plan.since <= state.horizon && (stopAt ?? Infinity) >= state.cursor);
 	return {
 		state: next,
