@@ -36,6 +36,7 @@ import { recall, remember, withPassed } from './memory';
 import { roomOf } from './plan';
 import {
 	capOf,
+	FILL,
 	MAX_READS_PER_POLL,
 	MIN_LEFT,
 	overlapOf,
@@ -212,7 +213,9 @@ export function applyRead<T>(
 		caughtUp = false;
 		waiting = true;
 	}
-	if (inWindows && !plan.recent && !plan.whole) {
+	// One millisecond that holds about what the measured density says is too small a sample to size by.
+	const asMeasured = plan.tie && state.span !== undefined && pending.length * state.span >= FILL / 2;
+	if (inWindows && !plan.recent && !plan.whole && !asMeasured) {
 		const length = (until ?? Math.max(serviceTime, cursor)) - state.cursor;
 		resize(next, { length, found: pending.length, caughtUp, all, waiting }, plan.target ?? cap);
 	}
