@@ -50,7 +50,7 @@ import {
 	type Version,
 } from './state';
 import { latestVersions } from './versions';
-import { resize, tooFull } from './windows';
+import { resize, timesOf, tooFull } from './windows';
 
 export * from './state';
 export { readState } from './stored';
@@ -59,16 +59,6 @@ export { checkClock } from './clock';
 export { planRead, queryOf } from './plan';
 export { newestForTest } from './versions';
 export { fingerprintOf, parseTimestamp } from './hashing';
-
-/**
- * Times that size the next window after one found too full. Polled records carry none: their creation times
- * stand in (a burst of new records is modified when created); only the search's speed depends on them.
- */
-function timesOf<T>(versions: Array<Version<T>>, polled: boolean): { times: number[]; dense: boolean } {
-	if (!polled) return { times: versions.map((version) => version.at), dense: false };
-	const created = versions.map((version) => version.created).filter((time) => time !== undefined);
-	return { times: created, dense: true };
-}
 
 export function beginPoll<T>(state: CursorState): Poll<T> {
 	return { state, emit: [], reads: 0, done: false, caughtUp: false, reread: 0 };

@@ -1,5 +1,27 @@
 /** How long the next ModifiedBefore window is, from what the last one held. */
-import { FILL, GROWTH, MIN_SAMPLE, PROBE, SHRINK, SPARSE_GROWTH, type CursorState } from './state';
+import {
+	FILL,
+	GROWTH,
+	MIN_SAMPLE,
+	PROBE,
+	SHRINK,
+	SPARSE_GROWTH,
+	type CursorState,
+	type Version,
+} from './state';
+
+/**
+ * Times that size the next window after one found too full. Polled records carry none: their creation times
+ * stand in (a burst of new records is modified when created); only the search's speed depends on them.
+ */
+export function timesOf<T>(
+	versions: Array<Version<T>>,
+	polled: boolean,
+): { times: number[]; dense: boolean } {
+	if (!polled) return { times: versions.map((version) => version.at), dense: false };
+	const created = versions.map((version) => version.created).filter((time) => time !== undefined);
+	return { times: created, dense: true };
+}
 
 /**
  * Too many for one poll: the next window ends before `reach`, the end of what this read may hold (to the present:
