@@ -30,13 +30,12 @@
  * - Events: see labels.ts. Unselected events advance the cursor like emitted ones and do not count against the
  *   cap.
  */
-import { fanoutOf } from './clock';
+import { learn } from './clock';
 import { classify } from './labels';
 import { recall, remember, withPassed } from './memory';
 import { roomOf } from './plan';
 import {
 	capOf,
-	FILL,
 	MAX_READS_PER_POLL,
 	MIN_LEFT,
 	overlapOf,
@@ -82,8 +81,7 @@ export function applyRead<T>(
 	const serviceTime = read.serverTime ?? now;
 	const next: CursorState = { ...state, activatedAt: state.activatedAt ?? read.serverTime ?? state.floor };
 	if (read.serverTime !== undefined) next.offset = read.serverTime - now;
-	next.fanout = fanoutOf(read.records, feed) ?? state.fanout;
-	if (next.fanout === undefined) delete next.fanout;
+	learn(next, read, feed);
 	const spent = reads >= MAX_READS_PER_POLL;
 	const stopped = { ...poll, state: next, reads, done: spent, caughtUp: false };
 	if (plan.probe) {
@@ -203,11 +201,11 @@ export function applyRead<T>(
 		caughtUp = false;
 		waiting = true;
 	}
-	// One millisecond that holds about what the measured density says is too small a sample to size by.
-	const asMeasured = plan.tie && state.span !== undefined && pending.length * state.span >= FILL / 2;
-	if (inWindows && !plan.recent && !plan.whole && !asMeasured) {
+	if (inWindows && !plan.recent && !plan.whole) {
 		const length = (until ?? Math.max(serviceTime, cursor)) - state.cursor;
-		resize(next, { length, found: pending.length, caughtUp, all, waiting }, plan.target ?? cap);
+		const times = polled ? undefined : pending.map((version) => version.at - state.cursor);
+		const found = pending.length;
+		resize(next, { length, found, caughtUp, all, waiting, tie: plan.tie, times }, plan.target ?? cap);
 	}
 
 	next.cursor = cursor;

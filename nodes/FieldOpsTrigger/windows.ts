@@ -14,13 +14,19 @@ import {
  * Times that size the next window after one found too full. Polled records carry none: their creation times
  * stand in (a burst of new records is modified when created); only the search's speed depends on them.
  */
-export function timesOf<T>(
-	versions: Array<Version<T>>,
-	polled: boolean,
-): { times: number[]; dense: boolean } {
-	if (!polled) return { times: versions.map((version) => version.at), dense: false };
+export function timesOf<T>(versions: Array<Version<T>>, polled: boolean): Times {
+	if (!polled) {
+		const received = [...versions].sort((a, b) => a.index - b.index).map((version) => version.at);
+		return { times: received, dense: false };
+	}
 	const created = versions.map((version) => version.created).filter((time) => time !== undefined);
 	return { times: created, dense: true };
+}
+
+/** Times read (in the order received), and whether they only tell a density (creation times). */
+interface Times {
+	times: number[];
+	dense: boolean;
 }
 
 /**
@@ -36,7 +42,7 @@ export function tooFull(
 	state: CursorState,
 	reach: number,
 	target: number | undefined,
-	read: { times: number[]; dense: boolean } = { times: [], dense: false },
+	read: Times = { times: [], dense: false },
 ): CursorState {
 	const sized: CursorState = {
 		...next,
@@ -50,10 +56,20 @@ export function tooFull(
 		const oldest = Math.min(...times);
 		const newest = Math.max(...times);
 		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
+		// In order only within each of several sources: the first one read tells the density, the others hold
+		// about as many again each.
+		const sources = state.sources ?? 1;
+		const end = times.findIndex((time, i) => i > 0 && time < times[i - 1]);
+		const run = end === -1 ? times : times.slice(0, end);
+		const bySource = sources > 1 && run.length >= MIN_SAMPLE;
+		const density = bySource
+			? (FILL * (run[run.length - 1] + 1 - run[0])) / (run.length * sources)
+			: (FILL * (newest + 1 - oldest)) / times.length;
+		const before = oldest - state.cursor;
 		sized.span =
-			oldest > state.cursor && !read.dense
-				? (oldest - state.cursor) / Math.max(1, target ?? times.length)
-				: (FILL * (newest + 1 - oldest)) / times.length;
+			before <= 0 || read.dense
+				? density
+				: before / Math.max(1, target ?? times.length) + (bySource ? density : 0);
 		delete sized.guess;
 	}
 	return sized;
@@ -67,6 +83,9 @@ export interface WindowRead {
 	/** Every record found was handled; `waiting`: some were held back. */
 	all: boolean;
 	waiting: boolean;
+	/** One millisecond (a tie), and the records' times from the window's start, ascending (record times). */
+	tie?: boolean;
+	times?: number[];
 }
 
 /**
@@ -76,6 +95,8 @@ export interface WindowRead {
  */
 export function resize(next: CursorState, read: WindowRead, target: number): void {
 	const { length, found } = read;
+	// One millisecond that holds about what the measured density says is too small a sample to size by.
+	if (read.tie && next.span !== undefined && found * next.span >= FILL / 2) return;
 	if (read.caughtUp) {
 		delete next.span;
 		delete next.guess;
@@ -105,6 +126,11 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
 		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
+		// Its newer half denser (a burst began): that density goes on.
+		const half = Math.floor(found / 2);
+		const recent =
+			read.times && found >= MIN_SAMPLE ? ((length - read.times[half]) * FILL) / (found - half) : 0;
+		if (recent > 0 && recent < next.span) next.span = recent;
 		delete next.guess;
 	} else {
 		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);
