@@ -1,5 +1,12 @@
 /** The service's clock as a read tells it, and what else a read tells about the feed. */
-import { overlapOf, type CursorOptions, type Feed, type ReadResult } from './state';
+import {
+	MIN_SAMPLE,
+	overlapOf,
+	type CursorOptions,
+	type CursorState,
+	type Feed,
+	type ReadResult,
+} from './state';
 
 /**
  * The service's clock is taken from a read's Date header while it is within the re-read window (and the
@@ -28,7 +35,16 @@ export function checkClock<T>(
 	return { read: undated };
 }
 
-export function fanoutOf<T>(records: readonly T[], feed: Feed<T>): number | undefined {
-	if (!feed.parentOf || records.length === 0) return undefined;
-	return records.length / new Set(records.map(feed.parentOf)).size;
+/**
+ * Rows per parent (image rows); and where records come in order only within each of several sources (image rows),
+ * the sources a whole read showed: its runs of ascending times, each long enough not to be chance.
+ */
+export function learn<T>(next: CursorState, read: ReadResult<T>, feed: Feed<T>): void {
+	const { records } = read;
+	if (feed.parentOf && records.length > 0)
+		next.fanout = records.length / new Set(records.map(feed.parentOf)).size;
+	if (!feed.modifiedAt || feed.ordered || !read.complete) return;
+	const times = records.map((record) => feed.modifiedAt?.(record)).filter((time) => time !== undefined);
+	const runs = times.filter((time, i) => i > 0 && time < times[i - 1]).length + 1;
+	if (runs > (next.sources ?? 1) && runs * MIN_SAMPLE <= times.length) next.sources = runs;
 }

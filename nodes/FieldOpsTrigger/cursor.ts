@@ -30,7 +30,7 @@
  * - Events: see labels.ts. Unselected events advance the cursor like emitted ones and do not count against the
  *   cap.
  */
-import { fanoutOf } from './clock';
+import { learn } from './clock';
 import { classify } from './labels';
 import { recall, remember, withPassed } from './memory';
 import { roomOf } from './plan';
@@ -49,7 +49,7 @@ import {
 	type Version,
 } from './state';
 import { latestVersions } from './versions';
-import { resize, tooFull } from './windows';
+import { resize, timesOf, tooFull } from './windows';
 
 export * from './state';
 export { readState } from './stored';
@@ -81,8 +81,7 @@ export function applyRead<T>(
 	const serviceTime = read.serverTime ?? now;
 	const next: CursorState = { ...state, activatedAt: state.activatedAt ?? read.serverTime ?? state.floor };
 	if (read.serverTime !== undefined) next.offset = read.serverTime - now;
-	next.fanout = fanoutOf(read.records, feed) ?? state.fanout;
-	if (next.fanout === undefined) delete next.fanout;
+	learn(next, read, feed);
 	const spent = reads >= MAX_READS_PER_POLL;
 	const stopped = { ...poll, state: next, reads, done: spent, caughtUp: false };
 	if (plan.probe) {
@@ -128,10 +127,7 @@ export function applyRead<T>(
 	}
 	// More than the poll may emit: dropped unread (with record times, what was read sizes the next window).
 	if (inWindows && !plan.partial && !read.complete)
-		return {
-			...stopped,
-			state: tooFull(next, state, latest + 1, plan.target, polled ? undefined : versions),
-		};
+		return { ...stopped, state: tooFull(next, state, latest + 1, plan.target, timesOf(versions, polled)) };
 	// Every version of a polled window stays in `seen` until the next window: it must fit.
 	if (polled && !plan.tie && !plan.recent && pending.length > room)
 		return { ...stopped, state: tooFull(next, state, latest + 1, plan.target) };
@@ -207,7 +203,9 @@ export function applyRead<T>(
 	}
 	if (inWindows && !plan.recent && !plan.whole) {
 		const length = (until ?? Math.max(serviceTime, cursor)) - state.cursor;
-		resize(next, { length, found: pending.length, caughtUp, all, waiting }, plan.target ?? cap);
+		const times = polled ? undefined : pending.map((version) => version.at - state.cursor);
+		const found = pending.length;
+		resize(next, { length, found, caughtUp, all, waiting, tie: plan.tie, times }, plan.target ?? cap);
 	}
 
 	next.cursor = cursor;
@@ -235,6 +233,8 @@ export function applyRead<T>(
 	let done =
 		spent || caughtUp || waiting || emit.length >= cap || !progressed || !!plan.recent || !!plan.whole;
 	if (emit.length > poll.emit.length && cap - emit.length < cap * MIN_LEFT) done = true;
+	// The next window would be one millisecond holding more than is left: it would be read only to wait.
+	if (emit.length > 0 && inWindows && (next.span ?? Infinity) * (cap - emit.length) < 1) done = true;
 	const covered = poll.covered || (plan.since <= state.horizon && (stopAt ?? Infinity) >= state.cursor);
 	return {
 		state: next,

@@ -73,6 +73,8 @@ export interface CursorState {
 	tail?: number;
 	/** Rows per parent record (image rows) in the last read. */
 	fanout?: number;
+	/** Records in order only within each of several sources (image rows): the most sources a whole read showed. */
+	sources?: number;
 	/** Poll clock, where the spec lists no ModifiedBefore: whether the service honours it (asked once). */
 	before?: boolean;
 }

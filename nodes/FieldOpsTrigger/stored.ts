@@ -36,6 +36,7 @@ export function readState<T>(raw: unknown, feed: Feed<T>, options: CursorOptions
 			state.ceiling,
 			state.offset,
 			state.fanout,
+			state.sources,
 			state.idsFrom,
 			state.tail,
 		].every((value) => value === undefined || finite(value)) &&

@@ -11,18 +11,38 @@ import {
 } from './state';
 
 /**
+ * Times that size the next window after one found too full. Polled records carry none: their creation times
+ * stand in (a burst of new records is modified when created); only the search's speed depends on them.
+ */
+export function timesOf<T>(versions: Array<Version<T>>, polled: boolean): Times {
+	if (!polled) {
+		const received = [...versions].sort((a, b) => a.index - b.index).map((version) => version.at);
+		return { times: received, dense: false };
+	}
+	const created = versions.map((version) => version.created).filter((time) => time !== undefined);
+	return { times: created, dense: true };
+}
+
+/** Times read (in the order received), and whether they only tell a density (creation times). */
+interface Times {
+	times: number[];
+	dense: boolean;
+}
+
+/**
  * Too many for one poll: the next window ends before `reach`, the end of what this read may hold (to the present:
  * the end of its last Date's second, as records written within it may be among them), a BISECT of the way (`up`:
  * a window under the same ceiling that held few records turns the search toward it). With record times, what
  * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
- * oldest (nothing read lies before it) or is sized from their density.
+ * oldest (nothing read lies before it) or is sized from their density. Poll-clock records show no modification
+ * time: their creation times (`dense`) size the window from their density alone (a guess: a burst of new records).
  */
-export function tooFull<T>(
+export function tooFull(
 	next: CursorState,
 	state: CursorState,
 	reach: number,
 	target: number | undefined,
-	read: Array<Version<T>> = [],
+	read: Times = { times: [], dense: false },
 ): CursorState {
 	const sized: CursorState = {
 		...next,
@@ -31,15 +51,25 @@ export function tooFull<T>(
 	};
 	delete sized.span;
 	delete sized.up;
-	const times = read.filter((version) => version.at >= state.cursor).map((version) => version.at);
+	const times = read.times.filter((time) => time >= state.cursor);
 	if (times.length > 0) {
 		const oldest = Math.min(...times);
 		const newest = Math.max(...times);
 		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
+		// In order only within each of several sources: the first one read tells the density, the others hold
+		// about as many again each.
+		const sources = state.sources ?? 1;
+		const end = times.findIndex((time, i) => i > 0 && time < times[i - 1]);
+		const run = end === -1 ? times : times.slice(0, end);
+		const bySource = sources > 1 && run.length >= MIN_SAMPLE;
+		const density = bySource
+			? (FILL * (run[run.length - 1] + 1 - run[0])) / (run.length * sources)
+			: (FILL * (newest + 1 - oldest)) / times.length;
+		const before = oldest - state.cursor;
 		sized.span =
-			oldest > state.cursor
-				? (oldest - state.cursor) / Math.max(1, target ?? times.length)
-				: (FILL * (newest + 1 - oldest)) / times.length;
+			before <= 0 || read.dense
+				? density
+				: before / Math.max(1, target ?? times.length) + (bySource ? density : 0);
 		delete sized.guess;
 	}
 	return sized;
@@ -53,6 +83,9 @@ export interface WindowRead {
 	/** Every record found was handled; `waiting`: some were held back. */
 	all: boolean;
 	waiting: boolean;
+	/** One millisecond (a tie), and the records' times from the window's start, ascending (record times). */
+	tie?: boolean;
+	times?: number[];
 }
 
 /**
@@ -62,6 +95,8 @@ export interface WindowRead {
  */
 export function resize(next: CursorState, read: WindowRead, target: number): void {
 	const { length, found } = read;
+	// One millisecond that holds about what the measured density says is too small a sample to size by.
+	if (read.tie && next.span !== undefined && found * next.span >= FILL / 2) return;
 	if (read.caughtUp) {
 		delete next.span;
 		delete next.guess;
@@ -80,10 +115,24 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 		delete next.span;
 		return;
 	}
+	if (found === 0 && next.mode === 'modified') {
+		// An empty window tells nothing of the density beyond it (a burst has ended): the rest is read to the
+		// present in one full page, not in windows growing from the old density a step at a time. Not on the
+		// poll clock: there a record's time is only known within its window, and a long one leaves more labels
+		// to the identity memory (labels.ts: edited before the trigger read past its creation, or after).
+		delete next.span;
+		delete next.guess;
+		return;
+	}
 	const planned = Math.max(1, length) / Math.max(1, target);
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
 		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
+		// Its newer half denser (a burst began): that density goes on.
+		const half = Math.floor(found / 2);
+		const recent =
+			read.times && found >= MIN_SAMPLE ? ((length - read.times[half]) * FILL) / (found - half) : 0;
+		if (recent > 0 && recent < next.span) next.span = recent;
 		delete next.guess;
 	} else {
 		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);

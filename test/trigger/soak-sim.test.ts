@@ -57,5 +57,10 @@ describe('trigger soak with a burst of 20,000 rows (simulated feed)', () => {
 		expect(figures.failedPolls).toBeGreaterThan(0);
 		// Read about once; a service that cannot split a backlog by time has it read whole, then what is recent.
 		if (!kind.whole) expect(figures.rowsRead / figures.rowsEmitted).toBeLessThanOrEqual(1.2);
+		// About one request per page emitted, finding the burst and the traffic after it included. The poll clock
+		// is not there yet (1.24 to 1.34 by seed, 1.79 before): after a burst its windows grow from the burst's
+		// density a step at a time, as one long window would leave more labels to the identity memory.
+		if (!kind.whole)
+			expect(figures.pagesRead / figures.pagesNeeded).toBeLessThanOrEqual(kind.feed.modifiedAt ? 1.2 : 1.4);
 	});
 });
