@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
+import { FieldOpsTrigger } from '../../nodes/FieldOpsTrigger/FieldOpsTrigger.node';
 import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { LOOKUP_PATHS } from '../../nodes/FieldOps/shared/lookups';
 import type { Field } from '../../nodes/FieldOps/shared/fields';
@@ -126,6 +127,40 @@ describe('Field Ops node structure', () => {
 			}
 		}
 	});
+
+	// n8n 1.x orders a level's parameters by the names their displayOptions use and refuses the whole node ("Could
+	// not resolve parameter dependencies") when one names neither a parameter of its level, nor `/root`, nor `@…`.
+	it.each([
+		['Field Ops', new FieldOps().description.properties],
+		['Field Ops Trigger', new FieldOpsTrigger().description.properties],
+	])(
+		'%s: every displayOptions name is a parameter of its level, a /root path or @special (n8n 1.x)',
+		(_node, top) => {
+			interface Parameter {
+				name: string;
+				displayName?: string;
+				displayOptions?: IDisplayOptions;
+				options?: Parameter[];
+				values?: Parameter[];
+			}
+			const unresolvable: string[] = [];
+			const check = (level: Parameter[], at: string) => {
+				const names = new Set(level.map((p) => p.name));
+				for (const p of level) {
+					for (const rule of Object.values(p.displayOptions ?? {}))
+						for (const key of Object.keys(rule ?? {}))
+							if (!/^[@/]/.test(key) && !names.has(key)) unresolvable.push(`${at}${p.name} → ${key}`);
+					// A collection's options are parameters; a fixedCollection's hold them in `values`; plain options neither.
+					const children = (p.options ?? [])
+						.filter((o) => o.displayName !== undefined)
+						.flatMap((o) => o.values ?? [o]);
+					if (children.length > 0) check(children, `${at}${p.name}.`);
+				}
+			};
+			check(top as unknown as Parameter[], '');
+			expect(unresolvable).toEqual([]);
+		},
+	);
 });
 
 /**

@@ -36,7 +36,8 @@ export const projectOfWorkOrder = shown(
 		extra: {
 			description:
 				'The project of the work order: its list shows the project’s work orders, and an external ID is unique only within its project',
-			displayOptions: { show: { 'workOrder.mode': ['list', 'externalId'] } },
+			// A root path ('/…'): n8n 1.x resolves a dotted sibling name never, and refuses the whole node.
+			displayOptions: { show: { '/workOrder.mode': ['list', 'externalId'] } },
 		},
 	}),
 );
