@@ -16,8 +16,7 @@ import type { AddressInfo } from 'node:net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { imageFeed, recordFeed, untimedFeed } from '../test/trigger/simulated-feed';
-import { runSoak, type SoakKind } from '../test/trigger/soak-driver';
+import { runSoak, SOAK_KINDS } from '../test/trigger/soak-driver';
 import { SCALE } from './extraction';
 import { figure, startSandboxProcess, type Figure, type SandboxProcess, type Section } from './lib';
 
@@ -273,33 +272,6 @@ async function backlog(
 	}
 	return figures;
 }
-
-/** Issue #26's soak per kind of feed, one seed per run (7, 8, …). */
-const SOAK_KINDS: SoakKind[] = [
-	{
-		name: 'images (5 rows per record, 3 sources)',
-		feed: imageFeed,
-		shape: { rows: () => 5, sources: 3 },
-		burstRecords: 4000,
-		tombstones: false,
-	},
-	{
-		name: 'record time (pages in order)',
-		feed: recordFeed,
-		shape: {},
-		burstRecords: 20_000,
-		tombstones: true,
-	},
-	{ name: 'poll clock', feed: untimedFeed, shape: {}, burstRecords: 20_000, tombstones: true },
-	{
-		name: 'poll clock, ModifiedBefore refused',
-		feed: { ...untimedFeed, beforeUnlisted: true },
-		shape: { before: 'refused' },
-		burstRecords: 20_000,
-		tombstones: false,
-		whole: true,
-	},
-];
 
 function soak(runs: number, facts: Record<string, unknown>): Figure[] {
 	const figures: Figure[] = [];

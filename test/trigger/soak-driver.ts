@@ -25,7 +25,16 @@ import {
 	type ReadResult,
 	type TriggerEvent,
 } from '../../nodes/FieldOpsTrigger/cursor';
-import { RefusedError, seededRandom, SimulatedFeed, type FeedShape, type Rec } from './simulated-feed';
+import {
+	imageFeed,
+	recordFeed,
+	RefusedError,
+	seededRandom,
+	SimulatedFeed,
+	untimedFeed,
+	type FeedShape,
+	type Rec,
+} from './simulated-feed';
 
 export interface SoakKind {
 	name: string;
@@ -309,3 +318,30 @@ function judge(
 		}
 	}
 }
+
+/** Issue #26's soak per kind of feed: the suite (soak-sim.test.ts) and the benchmark (bench/trigger.ts) run these. */
+export const SOAK_KINDS: SoakKind[] = [
+	{
+		name: 'images (5 rows per record, 3 sources)',
+		feed: imageFeed,
+		shape: { rows: () => 5, sources: 3 },
+		burstRecords: 4000,
+		tombstones: false,
+	},
+	{
+		name: 'record time (pages in order)',
+		feed: recordFeed,
+		shape: {},
+		burstRecords: 20_000,
+		tombstones: true,
+	},
+	{ name: 'poll clock', feed: untimedFeed, shape: {}, burstRecords: 20_000, tombstones: true },
+	{
+		name: 'poll clock, ModifiedBefore refused',
+		feed: { ...untimedFeed, beforeUnlisted: true },
+		shape: { before: 'refused' },
+		burstRecords: 20_000,
+		tombstones: false,
+		whole: true,
+	},
+];

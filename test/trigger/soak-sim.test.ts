@@ -1,5 +1,4 @@
-import { imageFeed, recordFeed, untimedFeed } from './simulated-feed';
-import { runSoak, type SoakKind } from './soak-driver';
+import { runSoak, SOAK_KINDS } from './soak-driver';
 
 /**
  * The soak of soak-driver.ts for each kind of feed, each with a burst of 20,000 rows within one second: images
@@ -10,34 +9,8 @@ import { runSoak, type SoakKind } from './soak-driver';
 
 const SEED = Number(process.env.SOAK_SEED ?? 7);
 
-const KINDS: SoakKind[] = [
-	{
-		name: 'images: 5 rows per record, 3 sources',
-		feed: imageFeed,
-		shape: { rows: () => 5, sources: 3 },
-		burstRecords: 4000,
-		tombstones: false,
-	},
-	{
-		name: 'record time, pages in order',
-		feed: recordFeed,
-		shape: {},
-		burstRecords: 20_000,
-		tombstones: true,
-	},
-	{ name: 'poll clock', feed: untimedFeed, shape: {}, burstRecords: 20_000, tombstones: true },
-	{
-		name: 'poll clock, ModifiedBefore refused',
-		feed: { ...untimedFeed, beforeUnlisted: true },
-		shape: { before: 'refused' },
-		burstRecords: 20_000,
-		tombstones: false,
-		whole: true,
-	},
-];
-
 describe('trigger soak with a burst of 20,000 rows (simulated feed)', () => {
-	test.each(KINDS.map((kind) => [kind.name, kind] as const))('%s', (_name, kind) => {
+	test.each(SOAK_KINDS.map((kind) => [kind.name, kind] as const))('%s', (_name, kind) => {
 		const figures = runSoak(kind, SEED);
 		const ratio = (a: number, b: number) => Math.round((a / Math.max(1, b)) * 100) / 100;
 		console.log(
