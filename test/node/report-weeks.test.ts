@@ -14,6 +14,7 @@ import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
 import { addDays, dayOf, instantOf, isoDay, isoInZone, wallAt } from '../../nodes/FieldOps/shared/zones';
 import { N8nHarness, type WorkflowJson } from '../harness';
+import { fakeDateOnly } from '../helpers/fake-date';
 import { call, useSandbox } from '../helpers/sandbox';
 import { useSandboxCredential } from '../helpers/workflows';
 import { feedStore, kindDefinition } from '../sandbox/reporting/feeds';
@@ -27,24 +28,6 @@ const SITE = 'Europe/Oslo';
 const ZONES = ['America/New_York', 'Europe/Oslo', 'Pacific/Auckland'];
 const LABELS = REPORT_FEEDS.find((feed) => feed.value === 'timeRegistrations')!.columns.map((c) => c.label);
 const FIELD_OPS = "Last week's hours as a spreadsheet";
-
-/** Every API but Date stays real. */
-const REAL = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'requestAnimationFrame',
-	'cancelAnimationFrame',
-	'requestIdleCallback',
-	'cancelIdleCallback',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
 
 interface Week {
 	/** Monday 09:00 in Oslo, after the week with the change. */
@@ -79,7 +62,7 @@ describe.each(WEEKS)('Weekly hours to spreadsheet, the Monday after the week of 
 	};
 
 	beforeAll(async () => {
-		jest.useFakeTimers({ now: Date.parse(week.now), doNotFake: [...REAL] });
+		fakeDateOnly(Date.parse(week.now));
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
 		// The service's clock on that Monday too; its history is seeded over the 60 days before it.

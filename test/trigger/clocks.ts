@@ -1,26 +1,13 @@
+import { fakeDateOnly } from '../helpers/fake-date';
 import { call } from '../helpers/sandbox';
-
-/** Only `Date` is faked: n8n's clock (and its token expiry) moves when the test says so, timers run for real. */
-const REAL_TIMERS = [
-	'hrtime',
-	'nextTick',
-	'performance',
-	'queueMicrotask',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-] as const;
 
 /**
  * n8n's clock under the test's control, so that moving the sandbox's clock forward moves both alike: the trigger
  * takes the service's time from the Date header and refuses one further from n8n's than the Re-Read Window.
- * Call in beforeAll; `later(seconds)` moves both clocks.
+ * Only `Date` is faked: timers run for real. Call in beforeAll; `later(seconds)` moves both clocks.
  */
 export function fakeNowClock(): void {
-	jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() });
+	fakeDateOnly(Date.now());
 }
 
 export async function later(coreUrl: string, seconds: number, sandboxOnly = false): Promise<void> {
