@@ -197,7 +197,7 @@ export interface Variant {
 	/** [R18] Format of the times the sandbox stamps on reporting records. */
 	timestampFormat: 'isoUtc' | 'unzoned7';
 	/**
-	 * [F1–F36] Field names of the records the spec does not show (time registrations, payroll lines, checklists,
+	 * [F1–F42] Field names of the records the spec does not show (time registrations, payroll lines, checklists,
 	 * incidents): the sandbox's, or other plausible ones (each kind's `altNames`, reporting/kinds.ts).
 	 */
 	recordFieldNames: 'sandbox' | 'alt';

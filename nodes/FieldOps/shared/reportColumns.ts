@@ -4,7 +4,7 @@ import type { ReportFeed } from './reports';
  * Simplify's readable columns. Where the spec shows a record's fields (images, machine registrations, absences,
  * `pdfUrl`), a column reads the field it names. Where it does not (time registrations, payroll lines,
  * checklists, incidents, the `/v1` lists), a column reads the first of the names the service plausibly uses that
- * the record carries with a value: the one table below (docs/assumptions.md, rows F1–F36). A name the column did
+ * the record carries with a value: the one table below (docs/assumptions.md, rows F1–F42). A name the column did
  * not use stays in the record under its own name.
  */
 export interface Column {

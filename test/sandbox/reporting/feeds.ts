@@ -150,7 +150,7 @@ function finish(
 		: served;
 }
 
-/** [F1–F36] The record with the alt variant's field names, in the same order. */
+/** [F1–F42] The record with the alt variant's field names, in the same order. */
 function renamed(served: Record<string, unknown>, names: Record<string, string>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(served).map(([key, value]) => [names[key] ?? key, value]));
 }

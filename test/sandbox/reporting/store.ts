@@ -62,7 +62,7 @@ export interface KindDefinition {
 	/** A field edit, as a person would make it in the app. */
 	edit(record: FeedRecord, rng: Rng): void;
 	/**
-	 * [F1–F36] Where the spec does not show the record's fields: the names the `alt` variant serves instead of the
+	 * [F1–F42] Where the spec does not show the record's fields: the names the `alt` variant serves instead of the
 	 * sandbox's (sandbox name → alt name).
 	 */
 	altNames?: Record<string, string>;
