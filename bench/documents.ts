@@ -66,14 +66,7 @@ async function mailToDocuments(
 		).json()) as { id: string }[];
 		const trigger = async (user: string, next: WorkflowFile['nodes'][number]) => {
 			const mailbox = dovecot.addUser(user, `bench-${mode}`);
-			const imap = await n8n.createCredential(user, 'imap', {
-				user,
-				password: mailbox.password,
-				host: dovecot.host,
-				port: dovecot.port,
-				secure: false,
-				allowUnauthorizedCerts: false,
-			});
+			const imap = await n8n.createCredential(user, 'imap', mailbox.imapCredential);
 			const id = await n8n.importWorkflow({
 				name: `Bench: 25 MB mail (${user})`,
 				nodes: [

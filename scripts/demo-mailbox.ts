@@ -62,15 +62,8 @@ export async function startDemoMailbox(n8n: N8nInstance): Promise<DemoMailbox> {
 			`Dovecot did not start (${error instanceof Error ? error.message.split('\n')[0] : error})`,
 		);
 	}
-	const { maildir } = dovecot.addUser(USER, PASSWORD);
-	const credentialId = await n8n.createCredential(IMAP_CREDENTIAL, 'imap', {
-		user: USER,
-		password: PASSWORD,
-		host: dovecot.host,
-		port: dovecot.port,
-		secure: false,
-		allowUnauthorizedCerts: false,
-	});
+	const { maildir, imapCredential } = dovecot.addUser(USER, PASSWORD);
+	const credentialId = await n8n.createCredential(IMAP_CREDENTIAL, 'imap', imapCredential);
 
 	const reported = new Set<string>();
 	/** Waits for the next finished execution of the workflow and prints what it shows. */

@@ -38,6 +38,8 @@ export interface Mailbox {
 	password: string;
 	/** The user's Maildir (INBOX). */
 	maildir: string;
+	/** The data of n8n's IMAP credential for this mailbox (plain IMAP on localhost, no TLS). */
+	imapCredential: Record<string, unknown>;
 }
 
 export interface Dovecot {
@@ -230,7 +232,19 @@ export async function startDovecot(options: { port?: number; binary?: string } =
 			}
 			const line = `${user}:{PLAIN}${password}:${MAIL_UID}:${MAIL_UID}::\n`;
 			writeFileSync(join(dir, 'conf', 'users'), line, { flag: 'a', mode: 0o644 });
-			const mailbox = { user, password, maildir };
+			const mailbox: Mailbox = {
+				user,
+				password,
+				maildir,
+				imapCredential: {
+					user,
+					password,
+					host: instance.host,
+					port,
+					secure: false,
+					allowUnauthorizedCerts: false,
+				},
+			};
 			users.set(user, mailbox);
 			return mailbox;
 		},

@@ -202,14 +202,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 				CREDENTIAL_TYPE,
 				sandboxCredentialData(sb()),
 			);
-			const imap = await n8n.createCredential('Mailbox for documents', 'imap', {
-				user,
-				password: mailbox.password,
-				host: dovecot.host,
-				port: dovecot.port,
-				secure: false,
-				allowUnauthorizedCerts: false,
-			});
+			const imap = await n8n.createCredential('Mailbox for documents', 'imap', mailbox.imapCredential);
 			// The example as users import it, with its credentials and, in "Where mails go", two senders filled in as
 			// a user would (project number in the subject stays on; no project for all other mails).
 			const settings = {
