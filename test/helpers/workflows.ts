@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../sandbox/server';
 import type { N8nHarness, WorkflowJson } from '../harness';
@@ -8,16 +8,14 @@ export const CREDENTIAL_ID = 'fieldops-sandbox';
 export const TRIGGER = 'Field Ops Trigger';
 
 /** Stores a Field Ops credential for one of the sandbox's clients, as a user would fill it in. */
-export function useSandboxCredential(
-	harness: N8nHarness,
+/** The Field Ops credential's data for a sandbox client: its addresses, its secret and the APIs of its scopes ticked. */
+export function sandboxClientData(
 	sb: RunningSandbox,
 	clientId = 'fieldops-admin',
-	id = CREDENTIAL_ID,
-): void {
+): ICredentialDataDecryptedObject {
 	const client = sb.clients.find((c) => c.clientId === clientId);
 	if (!client) throw new Error(`No sandbox client ${clientId}`);
-	harness.setCredential(id, {
-		environment: 'test',
+	return {
 		coreUrl: sb.coreUrl,
 		reportingUrl: sb.reportingUrl,
 		identityUrl: sb.identityUrl,
@@ -27,7 +25,16 @@ export function useSandboxCredential(
 		useCoreApi: client.scopes.includes('serviceapiv3'),
 		useReportingApi: client.scopes.includes('reportingapiv1'),
 		useMachineStateApi: client.scopes.includes('masstransportapiv1'),
-	});
+	};
+}
+
+export function useSandboxCredential(
+	harness: N8nHarness,
+	sb: RunningSandbox,
+	clientId = 'fieldops-admin',
+	id = CREDENTIAL_ID,
+): void {
+	harness.setCredential(id, { environment: 'test', ...sandboxClientData(sb, clientId) });
 }
 
 /** A workflow as the editor exports it: a manual trigger connected to one Field Ops node. */

@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject, INodeType } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
 import { call, useSandbox, type RunningSandbox } from '../helpers/sandbox';
-import { FIELD_OPS_NODE } from '../helpers/workflows';
+import { FIELD_OPS_NODE, sandboxClientData } from '../helpers/workflows';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const core = require('n8n-core') as typeof import('n8n-core');
@@ -12,8 +12,6 @@ type Test = (this: unknown, credential: unknown) => Promise<{ status: string; me
 /** The credential's Test as the editor runs it (n8n-core's real request helper), against one sandbox. */
 function credentialTester(harness: () => N8nHarness, sb: () => RunningSandbox) {
 	return async (clientId: string, overrides: ICredentialDataDecryptedObject = {}) => {
-		const client = sb().clients.find((c) => c.clientId === clientId);
-		if (!client) throw new Error(`No sandbox client ${clientId}`);
 		const node = harness().nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1) as INodeType;
 		const test = (node.methods?.credentialTest as Record<string, Test>).testFieldOpsCredential;
 		return await test.call(new core.CredentialTestContext(), {
@@ -21,12 +19,7 @@ function credentialTester(harness: () => N8nHarness, sb: () => RunningSandbox) {
 			name: 'test',
 			type: 'fieldOpsOAuth2Api',
 			data: {
-				coreUrl: sb().coreUrl,
-				reportingUrl: sb().reportingUrl,
-				identityUrl: sb().identityUrl,
-				machineStateUrl: sb().machineStateUrl,
-				clientId: client.clientId,
-				clientSecret: client.clientSecret,
+				...sandboxClientData(sb(), clientId),
 				useCoreApi: true,
 				useReportingApi: true,
 				useMachineStateApi: false,

@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { N8nHarness } from '../harness';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
-import { fieldOpsWorkflow } from '../helpers/workflows';
+import { fieldOpsWorkflow, sandboxClientData } from '../helpers/workflows';
 
 type Client = { identityUrl: string; clientId: string; clientSecret: string; scope: string };
 type Token = { value: string; renewAt: number; shared: boolean };
@@ -32,19 +32,10 @@ describe('OAuth2 token reuse', () => {
 
 	/** A fresh credential of a sandbox client (all its APIs ticked unless overridden) and Project → Get Many on it. */
 	const projectsWith = (clientId: string, overrides: ICredentialDataDecryptedObject = {}) => {
-		const client = sb().clients.find((c) => c.clientId === clientId);
-		if (!client) throw new Error(`No sandbox client ${clientId}`);
 		const id = `token-test-${++credentials}`;
 		const data: ICredentialDataDecryptedObject = {
-			coreUrl: sb().coreUrl,
-			reportingUrl: sb().reportingUrl,
-			identityUrl: sb().identityUrl,
-			machineStateUrl: sb().machineStateUrl,
-			clientId: client.clientId,
-			clientSecret: client.clientSecret,
+			...sandboxClientData(sb(), clientId),
 			useCoreApi: true,
-			useReportingApi: client.scopes.includes('reportingapiv1'),
-			useMachineStateApi: client.scopes.includes('masstransportapiv1'),
 			...overrides,
 		};
 		harness.setCredential(id, data);
