@@ -68,6 +68,13 @@ export type Plan =
 	| { action: 'install'; packages: string[]; commands: string[][] }
 	| { action: 'fail'; packages: string[]; command: string; reason: string };
 
+/** The environment variable that points the tests (and the demo) at a program installed elsewhere, by package. */
+const PATH_SETTING: Record<string, string> = {
+	'redis-server': 'REDIS_SERVER',
+	chromium: 'CHROMIUM_PATH',
+	'dovecot-imapd': 'DOVECOT_PATH',
+};
+
 /** The command a user runs to install Debian packages (with sudo when not root). */
 export const aptCommand = (packages: string[], root: boolean) =>
 	`${root ? '' : 'sudo '}apt-get install -y --no-install-recommends ${packages.join(' ')}`;
@@ -92,7 +99,7 @@ export function planSystemPackages(missing: string[], machine: { root: boolean; 
 		: 'this is not a Debian-like system (no apt-get)';
 	const command = machine.apt
 		? aptCommand(missing, machine.root)
-		: `install ${missing.join(' and ')} with your system's package manager, or set REDIS_SERVER / CHROMIUM_PATH / DOVECOT_PATH`;
+		: `install ${missing.join(' and ')} with your system's package manager, or set ${missing.map((name) => PATH_SETTING[name] ?? name).join(' / ')}`;
 	return { action: 'fail', packages: missing, command, reason };
 }
 
@@ -104,6 +111,8 @@ export interface EnsureOptions {
 	log?: (line: string) => void;
 	/** Log each program's version once found (on unless told). */
 	versions?: boolean;
+	/** Keep apt-get's output out of the terminal, showing its end only when it fails (the demo). */
+	quiet?: boolean;
 }
 
 /** Finds the programs, installs the missing ones when it can; throws with the command to run when it cannot. */
@@ -113,6 +122,7 @@ export function ensureSystemPackages(options: EnsureOptions = {}): void {
 		needs = 'The end-to-end tests need',
 		log = console.log,
 		versions = true,
+		quiet = false,
 	} = options;
 	const missing = programs.filter((program) => program.version() === undefined);
 	const root = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -137,13 +147,18 @@ export function ensureSystemPackages(options: EnsureOptions = {}): void {
 		const started = Date.now();
 		for (const [command, ...args] of plan.commands) {
 			const run = spawnSync(command, args, {
-				stdio: 'inherit',
+				stdio: quiet ? 'pipe' : 'inherit',
+				encoding: 'utf8',
 				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 			});
-			if (run.status !== 0)
+			if (run.status !== 0) {
+				const said = quiet
+					? `\n${`${run.stdout}${run.stderr}`.trim().split('\n').slice(-10).join('\n')}\n`
+					: '';
 				throw new Error(
-					`\`${command} ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install them yourself: ${aptCommand(plan.packages, root)}`,
+					`\`${command} ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install them yourself: ${aptCommand(plan.packages, root)}${said}`,
 				);
+			}
 		}
 		log(`Installed ${plan.packages.join(' and ')} in ${Math.round((Date.now() - started) / 1000)} s.`);
 	}
