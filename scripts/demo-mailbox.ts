@@ -57,8 +57,12 @@ export interface DemoMailbox {
 	close(): Promise<void>;
 }
 
-/** Why the demo cannot run Dovecot, with the one command that fixes it; undefined when it can (after installing it). */
-function dovecotUnavailable(log: (line: string) => void): string | undefined {
+/**
+ * Why the demo cannot run Dovecot, with the one command that fixes it; undefined when it can (after installing it).
+ * Call it before n8n starts: apt-get blocks this process for up to a minute, long enough for n8n to close the
+ * idle connections this process would then reuse.
+ */
+export function dovecotUnavailable(log: (line: string) => void): string | undefined {
 	const root = typeof process.getuid !== 'function' || process.getuid() === 0;
 	const installed = spawnSync(dovecotBinary(), ['--version'], { stdio: 'ignore' }).status === 0;
 	// The private Dovecot runs its sessions as nobody, which takes root (see scripts/n8n/dovecot.ts).
@@ -156,11 +160,12 @@ function inboxWorkflow(credential: { id: string; name: string }): WorkflowFile {
 	};
 }
 
+/** The demo's mail in n8n; `unavailable` is what `dovecotUnavailable()` said before n8n started. */
 export async function startDemoMailbox(
 	n8n: N8nInstance,
+	unavailable: string | undefined,
 	log: (line: string) => void = console.log,
 ): Promise<DemoMailbox> {
-	const unavailable = dovecotUnavailable(log);
 	let dovecot: Dovecot | undefined;
 	let why = unavailable;
 	if (!unavailable) {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { startSandbox, type RunningSandbox } from '../test/sandbox/server';
-import { startDemoMailbox, type DemoMailbox } from './demo-mailbox';
+import { dovecotUnavailable, startDemoMailbox, type DemoMailbox } from './demo-mailbox';
 import { ensureN8n, node24Env, ROOT } from './n8n/install';
 import {
 	CREDENTIAL_TYPE,
@@ -98,6 +98,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 		});
 		started.sandbox = sandbox;
 		const admin = sandbox.clients.find((c) => c.administrator) ?? sandbox.clients[0];
+		const noDovecot = dovecotUnavailable(log);
 
 		log('Starting n8n with n8n-nodes-fieldops installed as a community package…');
 		// n8n in this machine's time zone (its default is America/New_York): reports count weeks where you are.
@@ -124,7 +125,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
 		// The same check as the credential's Test button, so a broken set-up shows here rather than in the editor.
 		const test = await n8n.testCredential(credentialId, CREDENTIAL_TYPE);
 
-		const mailbox = await startDemoMailbox(n8n, log);
+		const mailbox = await startDemoMailbox(n8n, noDovecot, log);
 		started.mailbox = mailbox;
 		const workflows: Record<string, string> = {};
 		const examples = readExamples();
