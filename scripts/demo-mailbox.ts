@@ -66,10 +66,12 @@ export function dovecotUnavailable(log: (line: string) => void): string | undefi
 	const root = typeof process.getuid !== 'function' || process.getuid() === 0;
 	const installed = spawnSync(dovecotBinary(), ['--version'], { stdio: 'ignore' }).status === 0;
 	// The private Dovecot runs its sessions as nobody, which takes root (see scripts/n8n/dovecot.ts).
-	if (!root)
-		return installed
-			? 'its Dovecot needs root here: run `sudo npm run demo`'
-			: 'Dovecot is not installed and needs root here: run `sudo npm run demo` (it installs Dovecot with apt-get)';
+	if (!root) {
+		if (installed) return 'its Dovecot needs root here: run `sudo npm run demo`';
+		return spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0
+			? 'Dovecot is not installed and needs root here: run `sudo npm run demo` (it installs Dovecot with apt-get)'
+			: "Dovecot is not installed: install it with your system's package manager (or set DOVECOT_PATH), then run the demo as root";
+	}
 	const dovecot = systemPrograms().find((program) => program.name === 'Dovecot');
 	if (!dovecot) return 'Dovecot is unknown to scripts/n8n/system-packages.ts';
 	try {
