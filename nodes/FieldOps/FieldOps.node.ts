@@ -6,7 +6,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { testFieldOpsCredential } from './shared/credentialTest';
+import { testFieldOpsCredential } from './transport/credentialTest';
 import { describeResources, subtitleOf } from './shared/describe';
 import { execute } from './shared/operation';
 import { RESOURCES } from './resources';

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchProjects } from '../FieldOps/methods';
-import { testFieldOpsCredential } from '../FieldOps/shared/credentialTest';
+import { testFieldOpsCredential } from '../FieldOps/transport/credentialTest';
 import { reportFiltersProperty } from '../FieldOps/shared/reportFilters';
 import { REPORT_FEEDS } from '../FieldOps/shared/reports';
 import { pollFeed } from './poll';

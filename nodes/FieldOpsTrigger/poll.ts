@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { instantOrNaN } from '../FieldOps/shared/dates';
-import { nodeError } from '../FieldOps/shared/errors';
+import { nodeError } from '../FieldOps/transport/errors';
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
 import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';

@@ -6,7 +6,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { nodeError } from '../shared/errors';
+import { nodeError } from '../transport/errors';
 import { ownCompanyId } from '../shared/projects';
 import { projectSummary, type ProjectSummary } from '../shared/summaries';
 import { label, matches, opening, page, readList } from './pages';

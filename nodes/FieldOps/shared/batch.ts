@@ -6,7 +6,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { nodeError } from './errors';
+import { nodeError } from '../transport/errors';
 import type { Field } from './fields';
 import { Item, itemName } from './items';
 

@@ -1,4 +1,4 @@
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure } from '../transport/errors';
 import { instantOf } from './zones';
 
 /** The two date formats of the legacy v4 users API (spec: User (v4)). */

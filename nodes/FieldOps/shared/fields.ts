@@ -2,7 +2,7 @@ import type { IDisplayOptions, INodeProperties, NodePropertyTypes } from 'n8n-wo
 
 import { shown } from './display';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure } from '../transport/errors';
 import type { Item } from './items';
 import {
 	dateValue,

@@ -5,7 +5,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { failureDetails, nodeError } from './errors';
+import { failureDetails, nodeError } from '../transport/errors';
 
 // Lookups several items need (the project of a work order): once per node run, not once per item.
 const runMemo = new WeakMap<IExecuteFunctions, Map<string, Promise<unknown>>>();

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure } from '../transport/errors';
 import type { Destination, Field } from './fields';
 import type { Item } from './items';
 import { locatorValue, resolveMachine } from './lookups';

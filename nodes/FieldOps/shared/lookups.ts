@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError, settle } from './errors';
+import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
 import type { Item } from './items';
 import { projectBySearch } from './summaries';
-import { sendJson, type FieldOpsContext } from './transport';
+import { sendJson, type FieldOpsContext } from '../transport/transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
 export const LOOKUP_PATHS = {

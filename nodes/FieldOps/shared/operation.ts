@@ -6,10 +6,10 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure, isDuplicate, settle } from './errors';
+import { FieldOpsFailure, isDuplicate, settle } from '../transport/errors';
 import { labelsOf, readLimit, type Field } from './fields';
 import { asItems, forEachItem, type Item } from './items';
-import { expectsList, sendJson, type Api, type PathParam } from './transport';
+import { expectsList, sendJson, type Api, type PathParam } from '../transport/transport';
 
 /** How an operation appears in the Operation list and to AI agents. */
 export interface OperationInfo {

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError } from './errors';
-import { kindOf } from './http';
+import { FieldOpsFailure, nodeError } from '../transport/errors';
+import { kindOf } from '../transport/http';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from './reports';
-import { send, type FieldOpsContext } from './transport';
+import { send, type FieldOpsContext } from '../transport/transport';
 
 export interface ReportPage {
 	data: IDataObject[];

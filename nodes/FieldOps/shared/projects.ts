@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, settle } from './errors';
+import { FieldOpsFailure, settle } from '../transport/errors';
 import type { Item } from './items';
 import {
 	LOOKUP_PATHS,
@@ -12,9 +12,9 @@ import {
 	projectAtNumber,
 	recordAt,
 } from './lookups';
-import { readSettings } from './settings';
+import { readSettings } from '../transport/settings';
 import { ownAmong, projectBySearch, projectSummary } from './summaries';
-import { sendJson, type FieldOpsContext } from './transport';
+import { sendJson, type FieldOpsContext } from '../transport/transport';
 
 /**
  * What a project (or company) picked in the node stands for on each route family: the v4 routes take the

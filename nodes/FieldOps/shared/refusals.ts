@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { failureDetails } from './errors';
+import { failureDetails } from '../transport/errors';
 
 export interface EntryDetail {
 	code?: string;

@@ -4,7 +4,7 @@ import { projectLocator } from './locators';
 import { companyFilter } from './pickers';
 import { locatorValue, projectIdByNumber } from './lookups';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
-import type { FieldOpsContext } from './transport';
+import type { FieldOpsContext } from '../transport/transport';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError, settle } from './errors';
-import { sendJson, type FieldOpsContext } from './transport';
+import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
+import { sendJson, type FieldOpsContext } from '../transport/transport';
 
 /**
  * The fields of a project summary from the lookup routes (`/api/projects…`). The spec does not show their names

@@ -3,7 +3,7 @@
  * shows an accepted value. Used by the fields of shared/fields.ts and by operations' own fields.
  */
 import { isoDateTime } from './dates';
-import { FieldOpsFailure } from './errors';
+import { FieldOpsFailure } from '../transport/errors';
 
 export const isBlank = (raw: unknown) => raw === undefined || raw === null || raw === '';
 

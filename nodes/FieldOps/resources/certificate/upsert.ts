@@ -2,12 +2,12 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 
 import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
 import { epochOf } from '../../shared/dates';
-import { describeErrors, FieldOpsFailure, settle } from '../../shared/errors';
+import { describeErrors, FieldOpsFailure, settle } from '../../transport/errors';
 import { bodyField, fieldsCollection, requiredField } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { refusedEntries, withoutEntry, type EntryDetail } from '../../shared/refusals';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { on, shown } from '../../shared/display';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';

@@ -1,6 +1,6 @@
 import { asItems, forEachItem } from '../../shared/items';
 import { asRecords, fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './fields';
 
 export const deleteDocument: CodeOperation = {

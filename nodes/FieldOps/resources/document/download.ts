@@ -1,5 +1,5 @@
 import { on, shown } from '../../shared/display';
-import { downloadPerItem, putFileInField } from '../../shared/files';
+import { downloadPerItem, putFileInField } from '../../transport/download';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';
 

@@ -1,6 +1,6 @@
 import { on, shown } from '../../shared/display';
 import { requiredField, type Field } from '../../shared/fields';
-import { timeoutField, type PathParam } from '../../shared/transport';
+import { timeoutField, type PathParam } from '../../transport/transport';
 import type { Item } from '../../shared/items';
 import { projectLocator, workOrderLocator } from '../../shared/locators';
 

@@ -4,7 +4,7 @@ import { on, shown } from '../../shared/display';
 import type { Field } from '../../shared/fields';
 import { asItems, forEachItem } from '../../shared/items';
 import { asRecords, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
 
 const splitIntoFiles: Field = shown(on('document', 'list'), {

@@ -1,5 +1,5 @@
 import { fieldsCollection, requiredField } from '../../shared/fields';
-import { runAgainHint } from '../../shared/errors';
+import { runAgainHint } from '../../transport/errors';
 import type { RequestOperation } from '../../shared/operation';
 import { employment, employmentOf } from './employment';
 import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';

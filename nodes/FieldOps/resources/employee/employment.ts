@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { on, shown } from '../../shared/display';
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import { bodyField, optionsCollection, type Field } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { choiceValue } from '../../shared/values';

@@ -1,4 +1,4 @@
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import type { Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { CLEARABLE, employee, ONE_EMPLOYEE, updateFields } from './fields';

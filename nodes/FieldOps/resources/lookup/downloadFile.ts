@@ -1,7 +1,7 @@
 import { requiredField, type Field } from '../../shared/fields';
-import { downloadPerItem, putFileInField } from '../../shared/files';
+import { downloadPerItem, putFileInField } from '../../transport/download';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { timeoutField } from '../../shared/transport';
+import { timeoutField } from '../../transport/transport';
 import { on, shown } from '../../shared/display';
 
 const FILE = '/api/file/{fileReferenceId}';

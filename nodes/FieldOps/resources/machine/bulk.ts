@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemOutcome } from '../../shared/batch';
-import { describeErrors } from '../../shared/errors';
+import { describeErrors } from '../../transport/errors';
 import { labelsOf } from '../../shared/fields';
-import { expectsList } from '../../shared/transport';
+import { expectsList } from '../../transport/transport';
 import { NEW_MACHINE_FIELDS } from './fields';
 
 const LABELS = labelsOf(NEW_MACHINE_FIELDS);

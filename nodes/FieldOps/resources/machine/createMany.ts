@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { batchSizeField, runBatched } from '../../shared/batch';
-import { settle } from '../../shared/errors';
+import { settle } from '../../transport/errors';
 import { notice } from '../../shared/fields';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 import { savedOutcomes } from './saved';

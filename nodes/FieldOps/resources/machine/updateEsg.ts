@@ -1,4 +1,4 @@
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import { optionsCollection, type Field } from '../../shared/fields';
 import { choiceValue } from '../../shared/values';
 import type { RequestOperation } from '../../shared/operation';

@@ -5,7 +5,7 @@ import { notice } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { machineLocator } from '../../shared/locators';
 import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, ONE_MACHINE, updateFields } from './fields';
 import { savedOutcomes } from './saved';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import type { Field } from '../../shared/fields';
 import type { RequestOperation } from '../../shared/operation';
 import { companyId, MACHINE_STATES, projectId } from './fields';

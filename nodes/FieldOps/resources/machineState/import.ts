@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
-import { describeErrors, settle } from '../../shared/errors';
+import { describeErrors, settle } from '../../transport/errors';
 import { fromFields, type CodeOperation } from '../../shared/operation';
 import { refusedEntries, withoutEntry } from '../../shared/refusals';
-import { sendJson } from '../../shared/transport';
+import { sendJson } from '../../transport/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
 import { on, shown } from '../../shared/display';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadFile, isOwnUrl } from '../../shared/files';
+import { downloadFile, isOwnUrl } from '../../transport/download';
 import type { ReportFeed } from '../../shared/reports';
 
 const IMAGE_URL_FIELD: Record<string, string> = {

@@ -6,7 +6,7 @@ import type { CodeOperation } from '../../shared/operation';
 import { readReportPages } from '../../shared/pagination';
 import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
-import { timeoutOf } from '../../shared/transport';
+import { timeoutOf } from '../../transport/transport';
 import { reportFields } from './fields';
 import { openOutput, type ExportSummary, type OutputOptions } from './output';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';

@@ -4,7 +4,7 @@ import { on, shown } from '../../shared/display';
 import { limit, returnAll, type Field } from '../../shared/fields';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
-import { timeoutField } from '../../shared/transport';
+import { timeoutField } from '../../transport/transport';
 import { outputFields } from './outputFields';
 import { listFields, timeZone, windowFields } from './windowFields';
 

@@ -1,7 +1,7 @@
 import { BINARY_ENCODING, type IBinaryData, type IDataObject } from 'n8n-workflow';
 
 import { CsvTable, flatten } from '../../shared/csv';
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import { streamToBinary, type ByteChannel } from '../../shared/fileStream';
 import type { Item } from '../../shared/items';
 import type { ReportFeed } from '../../shared/reports';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { typedInstant } from '../../shared/dates';
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import type { Item } from '../../shared/items';
 import { GUESSED } from '../../shared/reportColumns';
 import type { ReportFeed } from '../../shared/reports';

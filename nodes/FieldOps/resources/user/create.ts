@@ -1,4 +1,4 @@
-import { runAgainHint } from '../../shared/errors';
+import { runAgainHint } from '../../transport/errors';
 import type { RequestOperation } from '../../shared/operation';
 import { USER_FIELDS, USERS } from './fields';
 

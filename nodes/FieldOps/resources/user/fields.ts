@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { userDate, type UserDateFormat } from '../../shared/dates';
-import { FieldOpsFailure } from '../../shared/errors';
+import { FieldOpsFailure } from '../../transport/errors';
 import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
 import type { Item } from '../../shared/items';
 import { locatorValue, userId } from '../../shared/lookups';
