@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { RESOURCES } from '../nodes/FieldOps/resources';
-import { requestsOf } from '../nodes/FieldOps/shared/operation';
+import { requestsOf } from '../nodes/FieldOps/operations/operation';
 
 export const README = join(__dirname, '..', 'README.md');
 const START =

@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { testFieldOpsCredential } from './transport/credentialTest';
-import { describeResources, subtitleOf } from './shared/describe';
-import { execute } from './shared/operation';
+import { describeResources, subtitleOf } from './operations/describe';
+import { execute } from './operations/operation';
 import { RESOURCES } from './resources';
 import { listSearch, loadOptions } from './methods';
 

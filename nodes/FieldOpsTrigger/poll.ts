@@ -5,7 +5,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { instantOrNaN } from '../FieldOps/shared/dates';
+import { instantOrNaN } from '../FieldOps/parameters/dates';
 import { nodeError } from '../FieldOps/transport/errors';
 import { readReportPages } from '../FieldOps/shared/pagination';
 import { reportFilterQuery } from '../FieldOps/shared/reportFilters';

@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
-import { ownCompanyId } from '../shared/projects';
-import { projectSummary, type ProjectSummary } from '../shared/summaries';
+import { ownCompanyId } from '../lookups/projects';
+import { projectSummary, type ProjectSummary } from '../lookups/summaries';
 import { label, matches, opening, page, readList } from './pages';
 import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';
 

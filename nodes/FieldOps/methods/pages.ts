@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
-import { expectList } from '../shared/lookups';
+import { expectList } from '../lookups/records';
 import { readSettings } from '../transport/settings';
 import { sendJson, type ApiRequest } from '../transport/transport';
 

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError } from '../transport/errors';
-import { expectRecord, locatorValue } from '../shared/lookups';
+import { expectRecord, locatorValue } from '../lookups/records';
 import { sendJson } from '../transport/transport';
 import { label, matches, opening, page, readList } from './pages';
 

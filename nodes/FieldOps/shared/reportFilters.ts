@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { projectLocator } from './locators';
-import { companyFilter } from './pickers';
-import { locatorValue, projectIdByNumber } from './lookups';
+import { projectLocator } from '../parameters/locators';
+import { companyFilter } from '../parameters/pickers';
+import { locatorValue, projectIdByNumber } from '../lookups/records';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
 import type { FieldOpsContext } from '../transport/transport';
 

@@ -7,9 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { FieldOpsFailure, reachReason, settle } from './errors';
-import type { Field } from '../shared/fields';
+import type { Field } from '../parameters/field';
 import { DEFAULT_TIMEOUT_MS } from './http';
-import { forEachItem, type Item } from '../shared/items';
+import { forEachItem, type Item } from '../items/items';
 import { readSettings } from './settings';
 import { READ_RETRIES, retryDelayMs, send, timeoutOf, type ApiRequest } from './transport';
 

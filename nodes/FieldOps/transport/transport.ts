@@ -14,8 +14,8 @@ import {
 	type FieldOpsContext,
 	type PathParam,
 } from './http';
-import type { Field } from '../shared/fields';
-import type { Item } from '../shared/items';
+import type { Field } from '../parameters/field';
+import type { Item } from '../items/items';
 import { CREDENTIAL_TYPE, readSettings, urlFieldLabel, type Settings } from './settings';
 import { ssrfFailure } from './ssrf';
 import { accessToken, storedToken, type Token } from './token';

@@ -1,14 +1,14 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
-import { epochOf } from '../../shared/dates';
+import { batchSizeField, runBatched, type ItemOutcome } from '../../operations/batch';
+import { epochOf } from '../../parameters/dates';
 import { describeErrors, FieldOpsFailure, settle } from '../../transport/errors';
-import { bodyField, fieldsCollection, requiredField } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { refusedEntries, withoutEntry, type EntryDetail } from '../../shared/refusals';
+import { bodyField, fieldsCollection, requiredField } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { refusedEntries, withoutEntry, type EntryDetail } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
 

@@ -1,5 +1,5 @@
-import { asItems, forEachItem } from '../../shared/items';
-import { asRecords, fromFields, type CodeOperation } from '../../shared/operation';
+import { asItems, forEachItem } from '../../items/items';
+import { asRecords, fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './fields';
 

@@ -1,6 +1,6 @@
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 import { downloadPerItem, putFileInField } from '../../transport/download';
-import { fromFields, type CodeOperation } from '../../shared/operation';
+import { fromFields, type CodeOperation } from '../../operations/operation';
 import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';
 
 const binaryPropertyName = putFileInField('Name of the binary property the document goes to');

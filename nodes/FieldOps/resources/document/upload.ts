@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError, settle, shortText } from '../../transport/errors';
-import { on, shown } from '../../shared/display';
-import { bodyField, optionsCollection, type Field } from '../../shared/fields';
-import { forEachItem, type Item } from '../../shared/items';
-import { fromFields, type CodeOperation } from '../../shared/operation';
+import { on, shown } from '../../parameters/display';
+import { bodyField, optionsCollection, type Field } from '../../parameters/field';
+import { forEachItem, type Item } from '../../items/items';
+import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson, timeoutOf } from '../../transport/transport';
 import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './fields';
 import { fileNameOf, filePart, multipartBody, type ItemFile } from './multipart';

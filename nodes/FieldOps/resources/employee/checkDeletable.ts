@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { ONE_EMPLOYEE, employee } from './fields';
 
 export const checkDeletable: RequestOperation = {

@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { employee, ONE_EMPLOYEE, projectCompanyId } from './fields';
 
 export const disableInProjectCompany: RequestOperation = {

@@ -1,7 +1,7 @@
-import { requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { requiredField } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { ONE_EMPLOYEE, employee } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const endEmployment: RequestOperation = {
 	name: 'End Employment',

@@ -1,4 +1,4 @@
-import { isoDateTime } from '../../shared/dates';
+import { isoDateTime } from '../../parameters/dates';
 import {
 	bodyField,
 	fieldsCollection,
@@ -6,9 +6,9 @@ import {
 	optionsCollection,
 	requiredField,
 	type Field,
-} from '../../shared/fields';
-import { employeeLocator } from '../../shared/locators';
-import { on, shown } from '../../shared/display';
+} from '../../parameters/field';
+import { employeeLocator } from '../../parameters/locators';
+import { on, shown } from '../../parameters/display';
 
 export const EMPLOYEES = '/api/v5/integration/employees';
 export const ONE_EMPLOYEE = `${EMPLOYEES}/{employee}`;

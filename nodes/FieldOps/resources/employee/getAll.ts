@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { EMPLOYEES, getAllOptions, LIST } from './fields';
 
 export const getAll: RequestOperation = {

@@ -1,7 +1,7 @@
-import { fieldsCollection, notice, requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { fieldsCollection, notice, requiredField } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,8 +1,8 @@
 import { FieldOpsFailure } from '../../transport/errors';
-import type { Field } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import type { Field } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { CLEARABLE, employee, ONE_EMPLOYEE, updateFields } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 const fieldsToClear: Field = shown(on('employee', 'update'), {
 	property: {

@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { employmentUpdate } from './employment';
 import { ONE_EMPLOYEE, employee } from './fields';
 

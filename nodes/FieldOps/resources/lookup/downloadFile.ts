@@ -1,8 +1,8 @@
-import { requiredField, type Field } from '../../shared/fields';
+import { requiredField, type Field } from '../../parameters/field';
 import { downloadPerItem, putFileInField } from '../../transport/download';
-import { fromFields, type CodeOperation } from '../../shared/operation';
+import { fromFields, type CodeOperation } from '../../operations/operation';
 import { timeoutField } from '../../transport/transport';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 const FILE = '/api/file/{fileReferenceId}';
 const fileReferenceId = shown(

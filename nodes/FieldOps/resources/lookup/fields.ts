@@ -1,7 +1,7 @@
-import { listFields, type Field } from '../../shared/fields';
-import { projectLocator } from '../../shared/locators';
-import { resolveLookupProject } from '../../shared/projects';
-import { on, shown } from '../../shared/display';
+import { listFields, type Field } from '../../parameters/field';
+import { projectLocator } from '../../parameters/locators';
+import { resolveLookupProject } from '../../lookups/projects';
+import { on, shown } from '../../parameters/display';
 
 /** A lookup route's project: a number is found among the lookup routes' own projects (their ID, see L2). */
 export const project = shown(

@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { activeInactiveAll, project, LIST } from './fields';
 
 export const getProjectWorkOrders: RequestOperation = {

@@ -1,6 +1,6 @@
-import { requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { on, shown } from '../../shared/display';
+import { requiredField } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { on, shown } from '../../parameters/display';
 
 export const getResource: RequestOperation = {
 	name: 'Get Resource',

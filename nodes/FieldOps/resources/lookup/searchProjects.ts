@@ -1,7 +1,7 @@
-import { bodyField, requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { bodyField, requiredField } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { LIST } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../../shared/batch';
+import type { ItemOutcome } from '../../operations/batch';
 import { describeErrors } from '../../transport/errors';
-import { labelsOf } from '../../shared/fields';
+import { labelsOf } from '../../parameters/field';
 import { expectsList } from '../../transport/transport';
 import { NEW_MACHINE_FIELDS } from './fields';
 

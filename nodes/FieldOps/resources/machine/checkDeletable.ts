@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { machine, MACHINES } from './fields';
 
 /** A bare boolean (spec); read liberally: the text "true", or an object's `isDeletable`/`deletable`. */

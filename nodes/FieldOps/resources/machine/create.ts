@@ -1,5 +1,5 @@
 import { runAgainHint } from '../../transport/errors';
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 
 export const create: RequestOperation = {

@@ -5,10 +5,10 @@ import {
 	requiredField,
 	wholeNumberField,
 	type Field,
-} from '../../shared/fields';
-import { companyLocator, machineLocator } from '../../shared/locators';
-import { personLocator } from '../../shared/pickers';
-import { on, shown } from '../../shared/display';
+} from '../../parameters/field';
+import { companyLocator, machineLocator } from '../../parameters/locators';
+import { personLocator } from '../../parameters/pickers';
+import { on, shown } from '../../parameters/display';
 
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;

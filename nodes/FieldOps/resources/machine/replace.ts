@@ -1,7 +1,7 @@
-import { notice } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { notice } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { additionalFields, companyId, machine, machineNumber, ONE_MACHINE } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

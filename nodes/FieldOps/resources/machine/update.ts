@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { machine, ONE_MACHINE, updateFields } from './fields';
 
 export const update: RequestOperation = {

@@ -1,9 +1,9 @@
 import { FieldOpsFailure } from '../../transport/errors';
-import { optionsCollection, type Field } from '../../shared/fields';
-import { choiceValue } from '../../shared/values';
-import type { RequestOperation } from '../../shared/operation';
+import { optionsCollection, type Field } from '../../parameters/field';
+import { choiceValue } from '../../parameters/values';
+import type { RequestOperation } from '../../operations/operation';
 import { machine, ONE_MACHINE } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 const options = (
 	displayName: string,

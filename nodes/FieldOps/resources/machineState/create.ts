@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
 
 export const create: RequestOperation = {

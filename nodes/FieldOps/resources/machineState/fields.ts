@@ -1,6 +1,6 @@
-import { on, shown } from '../../shared/display';
-import { requiredField, type Field } from '../../shared/fields';
-import { companyLocator, machineLocator, projectLocator } from '../../shared/locators';
+import { on, shown } from '../../parameters/display';
+import { requiredField, type Field } from '../../parameters/field';
+import { companyLocator, machineLocator, projectLocator } from '../../parameters/locators';
 
 export const MACHINE_STATES = '/api/external-excavator-state';
 

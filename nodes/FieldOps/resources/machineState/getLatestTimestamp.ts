@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import type { RequestOperation } from '../../shared/operation';
+import { on, shown } from '../../parameters/display';
+import type { RequestOperation } from '../../operations/operation';
 import { company, MACHINE_STATES, project } from './fields';
 
 const companyOfPath = shown(on('machineState', 'getLatestTimestamp'), company('path'));

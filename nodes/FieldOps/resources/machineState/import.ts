@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
+import { batchSizeField, runBatched, type ItemOutcome } from '../../operations/batch';
 import { describeErrors, settle } from '../../transport/errors';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { refusedEntries, withoutEntry } from '../../shared/refusals';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { refusedEntries, withoutEntry } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 

@@ -6,10 +6,10 @@ import {
 	timeOfDayField,
 	wholeNumberField,
 	type Field,
-} from '../../shared/fields';
-import { companyLocator, projectLocator } from '../../shared/locators';
-import { personLocator } from '../../shared/pickers';
-import { on, shown } from '../../shared/display';
+} from '../../parameters/field';
+import { companyLocator, projectLocator } from '../../parameters/locators';
+import { personLocator } from '../../parameters/pickers';
+import { on, shown } from '../../parameters/display';
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [

@@ -1,7 +1,7 @@
-import { bodyField, fieldsCollection } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { bodyField, fieldsCollection } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { ONE_PROJECT, project, projectFields } from './fields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const update: RequestOperation = {
 	name: 'Update',

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readLimit } from '../../shared/fields';
-import { forEachItem, type Item } from '../../shared/items';
-import type { CodeOperation } from '../../shared/operation';
+import { readLimit } from '../../parameters/field';
+import { forEachItem, type Item } from '../../items/items';
+import type { CodeOperation } from '../../operations/operation';
 import { readReportPages } from '../../shared/pagination';
 import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';

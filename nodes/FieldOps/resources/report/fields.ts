@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import { limit, returnAll, type Field } from '../../shared/fields';
+import { on, shown } from '../../parameters/display';
+import { limit, returnAll, type Field } from '../../parameters/field';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
 import { timeoutField } from '../../transport/transport';

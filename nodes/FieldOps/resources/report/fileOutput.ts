@@ -3,7 +3,7 @@ import { BINARY_ENCODING, type IBinaryData, type IDataObject } from 'n8n-workflo
 import { CsvTable, flatten } from '../../shared/csv';
 import { FieldOpsFailure } from '../../transport/errors';
 import { streamToBinary, type ByteChannel } from '../../shared/fileStream';
-import type { Item } from '../../shared/items';
+import type { Item } from '../../items/items';
 import type { ReportFeed } from '../../shared/reports';
 import type { ReportOutput, Shape } from './output';
 import type { FileOptions } from './outputFields';

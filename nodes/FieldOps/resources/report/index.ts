@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { REPORT_FEEDS } from '../../shared/reports';
 import { exportOperation } from './export';
 import { PERIODS } from './period';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Item } from '../../shared/items';
+import type { Item } from '../../items/items';
 import type { ReportPage } from '../../shared/pagination';
 import type { ReportFeed } from '../../shared/reports';
 import { attachFiles, type DownloadOptions } from './downloads';

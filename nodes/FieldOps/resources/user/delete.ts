@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { userByIdentity, USERS } from './fields';
 
 export const deleteUser: RequestOperation = {

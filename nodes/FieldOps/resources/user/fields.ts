@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { userDate, type UserDateFormat } from '../../shared/dates';
+import { userDate, type UserDateFormat } from '../../parameters/dates';
 import { FieldOpsFailure } from '../../transport/errors';
-import { bodyField, fieldsCollection, requiredField, type Field } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { locatorValue, userId } from '../../shared/lookups';
-import { companyLocator, userLocator } from '../../shared/locators';
-import { on, shown } from '../../shared/display';
+import { bodyField, fieldsCollection, requiredField, type Field } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { locatorValue, userId } from '../../lookups/records';
+import { companyLocator, userLocator } from '../../parameters/locators';
+import { on, shown } from '../../parameters/display';
 
 export const USERS = '/api/v4/integration/users';
 

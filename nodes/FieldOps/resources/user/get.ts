@@ -1,6 +1,6 @@
-import { asItems, forEachItem } from '../../shared/items';
-import { findUser, LOOKUP_PATHS } from '../../shared/lookups';
-import type { CodeOperation } from '../../shared/operation';
+import { asItems, forEachItem } from '../../items/items';
+import { findUser, LOOKUP_PATHS } from '../../lookups/records';
+import type { CodeOperation } from '../../operations/operation';
 import { userByProfile } from './fields';
 
 export const get: CodeOperation = {

@@ -7,13 +7,13 @@ import {
 	notice,
 	requiredField,
 	type Field,
-} from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { projectLocator, workOrderLocator } from '../../shared/locators';
-import { projectCompanyId } from '../../shared/projects';
-import type { PreparedRequest } from '../../shared/operation';
+} from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { projectLocator, workOrderLocator } from '../../parameters/locators';
+import { projectCompanyId } from '../../lookups/projects';
+import type { PreparedRequest } from '../../operations/operation';
 import { workOrderFields } from './optionalFields';
-import { on, shown } from '../../shared/display';
+import { on, shown } from '../../parameters/display';
 
 export const TASKS = '/api/v4/integration/tasks';
 export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;

@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { TASKS, externalProjectNumber, workOrderExternalId } from './fields';
 
 export const getByExternalProjectNumber: RequestOperation = {

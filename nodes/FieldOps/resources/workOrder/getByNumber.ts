@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { TASKS, projectNumber, workOrderNumber } from './fields';
 
 export const getByNumber: RequestOperation = {

@@ -1,5 +1,5 @@
-import { bodyField, type Field } from '../../shared/fields';
-import { chapterLocator, parentWorkOrderLocator, personLocator, unitLocator } from '../../shared/pickers';
+import { bodyField, type Field } from '../../parameters/field';
+import { chapterLocator, parentWorkOrderLocator, personLocator, unitLocator } from '../../parameters/pickers';
 
 /** Every optional work-order field of the API, for create, update and replace. */
 export const workOrderFields: Field[] = [

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure, settle } from '../transport/errors';
-import type { Item } from './items';
+import type { Item } from '../items/items';
 import {
 	LOOKUP_PATHS,
 	expectList,
@@ -11,7 +11,7 @@ import {
 	modelSupplied,
 	projectAtNumber,
 	recordAt,
-} from './lookups';
+} from './records';
 import { readSettings } from '../transport/settings';
 import { ownAmong, projectBySearch, projectSummary } from './summaries';
 import { sendJson, type FieldOpsContext } from '../transport/transport';

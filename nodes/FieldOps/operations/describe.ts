@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from './fields';
+import type { Field } from '../parameters/field';
 import { fieldsOf, isRequestOperation, type Operation, type Resource } from './operation';
 
 /**

@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
-import type { Field } from './fields';
-import { Item, itemName } from './items';
+import type { Field } from '../parameters/field';
+import { Item, itemName } from '../items/items';
 
 export type ItemOutcome =
 	| { ok: true; json: IDataObject }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
-import type { Item } from './items';
+import type { Item } from '../items/items';
 import { projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from '../transport/transport';
 

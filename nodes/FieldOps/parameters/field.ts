@@ -3,7 +3,7 @@ import type { IDisplayOptions, INodeProperties, NodePropertyTypes } from 'n8n-wo
 import { shown } from './display';
 
 import { FieldOpsFailure } from '../transport/errors';
-import type { Item } from './items';
+import type { Item } from '../items/items';
 import {
 	dateValue,
 	numberValue,

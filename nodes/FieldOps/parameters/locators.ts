@@ -1,10 +1,10 @@
 import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { FieldOpsFailure } from '../transport/errors';
-import type { Destination, Field } from './fields';
-import type { Item } from './items';
-import { locatorValue, resolveMachine } from './lookups';
-import { resolveCompany, resolveProject, resolveWorkOrder } from './projects';
+import type { Destination, Field } from './field';
+import type { Item } from '../items/items';
+import { locatorValue, resolveMachine } from '../lookups/records';
+import { resolveCompany, resolveProject, resolveWorkOrder } from '../lookups/projects';
 
 export interface LocatorOptions {
 	/** Where the resolved ID goes: a path placeholder named like the field (default), a body/query property, or

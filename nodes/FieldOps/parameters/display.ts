@@ -1,6 +1,6 @@
 import type { IDisplayOptions } from 'n8n-workflow';
 
-import type { Field } from './fields';
+import type { Field } from './field';
 
 /** The parameter shows for these operations of this resource (written at each field, checked by test). */
 export const on = (resource: string, ...operations: string[]): IDisplayOptions => ({

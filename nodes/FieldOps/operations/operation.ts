@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import { FieldOpsFailure, isDuplicate, settle } from '../transport/errors';
-import { labelsOf, readLimit, type Field } from './fields';
-import { asItems, forEachItem, type Item } from './items';
+import { labelsOf, readLimit, type Field } from '../parameters/field';
+import { asItems, forEachItem, type Item } from '../items/items';
 import { expectsList, sendJson, type Api, type PathParam } from '../transport/transport';
 
 /** How an operation appears in the Operation list and to AI agents. */

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from './fields';
+import type { Field } from './field';
 import { listMode, locator, textMode, type LocatorOptions } from './locators';
-import { locatorValue, userId } from './lookups';
+import { locatorValue, userId } from '../lookups/records';
 
 /**
  * The fields of Additional/Update Fields that name another record by its ID in the API: each a list to pick from,
