@@ -7,9 +7,10 @@ import {
 } from 'n8n-workflow';
 
 import { FieldOpsFailure, isDuplicate, settle } from '../transport/errors';
-import { labelsOf, readLimit, type Field } from '../parameters/field';
+import { labelsOf, type Field } from '../parameters/field';
 import { asItems, forEachItem, type Item } from '../items/items';
 import { expectsList, sendJson, type Api, type PathParam } from '../transport/transport';
+import { readLimit } from '../parameters/limits';
 
 /** How an operation appears in the Operation list and to AI agents. */
 export interface OperationInfo {

@@ -1,8 +1,5 @@
 import type { IDisplayOptions, INodeProperties, NodePropertyTypes } from 'n8n-workflow';
 
-import { shown } from './display';
-
-import { FieldOpsFailure } from '../transport/errors';
 import type { Item } from '../items/items';
 import {
 	dateValue,
@@ -28,6 +25,23 @@ export interface Field {
 	/** The value to send from what n8n resolved; undefined leaves it out; throws an error naming the field. */
 	value?: (raw: unknown, item: Item) => unknown;
 	children?: Field[];
+}
+
+/** The parameter shows for these operations of this resource (written at each field, checked by test). */
+export const on = (resource: string, ...operations: string[]): IDisplayOptions => ({
+	show: { resource: [resource], operation: operations },
+});
+
+/** A field with where it shows written at its definition; its own conditions (a mode, Return All) are kept. */
+export function shown(display: IDisplayOptions, field: Field): Field {
+	const own = field.property.displayOptions ?? {};
+	return {
+		...field,
+		property: {
+			...field.property,
+			displayOptions: { ...own, ...display, show: { ...own.show, ...display.show } },
+		},
+	};
 }
 
 const EMPTY_DEFAULTS: Partial<Record<NodePropertyTypes, INodeProperties['default']>> = {
@@ -148,47 +162,6 @@ export function optionsCollection(
 export const notice = (name: string, text: string): Field => ({
 	property: { displayName: text, name, type: 'notice', default: '' },
 });
-
-export const returnAll: Field = {
-	property: {
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-};
-
-export const limit: Field = {
-	property: {
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		default: 50,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { returnAll: [false] } },
-		description: 'Max number of results to return',
-	},
-};
-
-/** Return All and Limit as a resource's list operations show them. */
-export const listFields = (display: IDisplayOptions): Field[] => [
-	shown(display, returnAll),
-	shown(display, limit),
-];
-
-/** How many records to return: all, or the Limit (a whole number of at least 1). */
-export function readLimit(item: Item): number {
-	if (item.param<boolean>('returnAll') === true) return Infinity;
-	const raw = item.param('limit');
-	const value = typeof raw === 'number' ? raw : Number(String(raw ?? '').trim());
-	if (!Number.isInteger(value) || value < 1)
-		throw new FieldOpsFailure(
-			`Limit must be a whole number of 1 or more: "${String(raw)}"`,
-			'For example 50, or turn on Return All.',
-		);
-	return value;
-}
 
 /** The labels of fields (collections' entries included) by the name the API knows each under. */
 export function labelsOf(fields: Field[]): Record<string, string> {

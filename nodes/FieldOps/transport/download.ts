@@ -11,7 +11,8 @@ import type { Field } from '../parameters/field';
 import { DEFAULT_TIMEOUT_MS } from './http';
 import { forEachItem, type Item } from '../items/items';
 import { readSettings } from './settings';
-import { READ_RETRIES, retryDelayMs, send, timeoutOf, type ApiRequest } from './transport';
+import { timeoutOf } from '../parameters/limits';
+import { READ_RETRIES, retryDelayMs, send, type ApiRequest } from './transport';
 
 /** The streamed body n8n hands over (a Node Readable; the strict lint forbids importing 'stream' for its type). */
 interface ByteStream extends AsyncIterable<Buffer> {

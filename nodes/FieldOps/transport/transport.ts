@@ -3,7 +3,6 @@ import { sleep, type IDataObject } from 'n8n-workflow';
 import { httpOf } from './auth';
 import { FieldOpsFailure, apiFailure, hide, nodeError, reachReason, settle } from './errors';
 import {
-	DEFAULT_TIMEOUT_MS,
 	discard,
 	exchange,
 	expectsList,
@@ -14,8 +13,6 @@ import {
 	type FieldOpsContext,
 	type PathParam,
 } from './http';
-import type { Field } from '../parameters/field';
-import type { Item } from '../items/items';
 import { CREDENTIAL_TYPE, readSettings, urlFieldLabel, type Settings } from './settings';
 import { ssrfFailure } from './ssrf';
 import { accessToken, storedToken, type Token } from './token';
@@ -31,33 +28,6 @@ export function retryDelayMs(attempt: number, retryAfter?: unknown): number {
 	if (retryAfter !== undefined && Number.isFinite(seconds) && seconds >= 0)
 		return Math.min(seconds * 1000, MAX_RETRY_WAIT_MS);
 	return Math.min(250 * 2 ** attempt, MAX_RETRY_WAIT_MS);
-}
-
-/** The Timeout option of operations whose requests may take long: uploads, downloads, report pages. */
-export const timeoutField: Field = {
-	property: {
-		displayName: 'Timeout (Seconds)',
-		name: 'timeout',
-		type: 'number',
-		// DEFAULT_TIMEOUT_MS in seconds (the lint wants a literal).
-		default: 60,
-		typeOptions: { minValue: 1 },
-		description:
-			'How long each request may wait for Field Ops before it fails (reads are tried again). Raise it for large files.',
-	},
-};
-
-/** The item's Timeout in milliseconds; a value that is not a number of seconds above 0 is refused. */
-export function timeoutOf(item: Item): number {
-	const raw = item.param('timeout');
-	if (raw === null || raw === '') return DEFAULT_TIMEOUT_MS;
-	const seconds = typeof raw === 'number' ? raw : Number(String(raw).trim());
-	if (!Number.isFinite(seconds) || seconds <= 0)
-		throw new FieldOpsFailure(
-			`Timeout must be a number of seconds above 0: "${String(raw)}"`,
-			'For example 60, or 600 for large files.',
-		);
-	return Math.round(seconds * 1000);
 }
 
 /** A path value as one encoded segment; `.`, `..`, empty or unencodable values are refused before sending. */

@@ -3,12 +3,11 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 import { batchSizeField, runBatched, type ItemOutcome } from '../../operations/batch';
 import { epochOf } from '../../parameters/dates';
 import { describeErrors, FieldOpsFailure, settle } from '../../transport/errors';
-import { bodyField, fieldsCollection, requiredField } from '../../parameters/field';
+import { bodyField, fieldsCollection, requiredField, on, shown } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { refusedEntries, withoutEntry, type EntryDetail } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
-import { on, shown } from '../../parameters/display';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
 

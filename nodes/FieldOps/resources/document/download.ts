@@ -1,4 +1,4 @@
-import { on, shown } from '../../parameters/display';
+import { on, shown } from '../../parameters/field';
 import { downloadPerItem, putFileInField } from '../../transport/download';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';

@@ -1,8 +1,8 @@
-import { on, shown } from '../../parameters/display';
-import { requiredField, type Field } from '../../parameters/field';
-import { timeoutField, type PathParam } from '../../transport/transport';
+import { requiredField, type Field, on, shown } from '../../parameters/field';
+import type { PathParam } from '../../transport/transport';
 import type { Item } from '../../items/items';
 import { projectLocator, workOrderLocator } from '../../parameters/locators';
+import { timeoutField } from '../../parameters/limits';
 
 export const PROJECT_DOCUMENTS = '/api/v4/integration/projects/{project}/documents';
 export const WORK_ORDER_DOCUMENTS = '/api/v4/integration/tasks/{workOrder}/documents';

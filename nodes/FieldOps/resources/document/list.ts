@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../parameters/display';
-import type { Field } from '../../parameters/field';
+import { type Field, on, shown } from '../../parameters/field';
 import { asItems, forEachItem } from '../../items/items';
 import { asRecords, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';

@@ -1,7 +1,6 @@
-import { requiredField } from '../../parameters/field';
+import { requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { ONE_EMPLOYEE, employee } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const changeEmployeeNumber: RequestOperation = {
 	name: 'Change Employee Number',

@@ -1,9 +1,8 @@
-import { fieldsCollection, requiredField } from '../../parameters/field';
+import { fieldsCollection, requiredField, on, shown } from '../../parameters/field';
 import { runAgainHint } from '../../transport/errors';
 import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
 import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const create: RequestOperation = {
 	name: 'Create',

@@ -1,8 +1,7 @@
-import { notice } from '../../parameters/field';
+import { notice, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
 import { employee, ONE_EMPLOYEE } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const createEmployment: RequestOperation = {
 	name: 'Create Employment',

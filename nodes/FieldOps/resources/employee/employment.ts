@@ -1,8 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../parameters/display';
 import { FieldOpsFailure } from '../../transport/errors';
-import { bodyField, optionsCollection, type Field } from '../../parameters/field';
+import { bodyField, optionsCollection, type Field, on, shown } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { choiceValue } from '../../parameters/values';
 

@@ -2,13 +2,14 @@ import { isoDateTime } from '../../parameters/dates';
 import {
 	bodyField,
 	fieldsCollection,
-	listFields,
 	optionsCollection,
 	requiredField,
 	type Field,
+	on,
+	shown,
 } from '../../parameters/field';
 import { employeeLocator } from '../../parameters/locators';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 export const EMPLOYEES = '/api/v5/integration/employees';
 export const ONE_EMPLOYEE = `${EMPLOYEES}/{employee}`;

@@ -1,7 +1,6 @@
-import { fieldsCollection, notice, requiredField } from '../../parameters/field';
+import { fieldsCollection, notice, requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,7 +1,6 @@
-import { requiredField } from '../../parameters/field';
+import { requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { EMPLOYEES, LIST } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const search: RequestOperation = {
 	name: 'Search',

@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure } from '../../transport/errors';
-import { notice, type Field } from '../../parameters/field';
+import { notice, type Field, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { assignmentDate, employee, ONE_EMPLOYEE } from './fields';
-import { on, shown } from '../../parameters/display';
 
 const tags: Field = shown(on('employee', 'setTags'), {
 	property: {

@@ -1,8 +1,7 @@
-import { requiredField, type Field } from '../../parameters/field';
+import { requiredField, type Field, on, shown } from '../../parameters/field';
 import { downloadPerItem, putFileInField } from '../../transport/download';
 import { fromFields, type CodeOperation } from '../../operations/operation';
-import { timeoutField } from '../../transport/transport';
-import { on, shown } from '../../parameters/display';
+import { timeoutField } from '../../parameters/limits';
 
 const FILE = '/api/file/{fileReferenceId}';
 const fileReferenceId = shown(

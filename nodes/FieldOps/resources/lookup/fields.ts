@@ -1,7 +1,7 @@
-import { listFields, type Field } from '../../parameters/field';
+import { type Field, on, shown } from '../../parameters/field';
 import { projectLocator } from '../../parameters/locators';
 import { resolveLookupProject } from '../../lookups/projects';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 /** A lookup route's project: a number is found among the lookup routes' own projects (their ID, see L2). */
 export const project = shown(

@@ -1,6 +1,5 @@
-import { requiredField } from '../../parameters/field';
+import { requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { on, shown } from '../../parameters/display';
 
 export const getResource: RequestOperation = {
 	name: 'Get Resource',

@@ -1,7 +1,6 @@
-import { bodyField, requiredField } from '../../parameters/field';
+import { bodyField, requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { LIST } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',

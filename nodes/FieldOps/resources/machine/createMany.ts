@@ -2,13 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { batchSizeField, runBatched } from '../../operations/batch';
 import { settle } from '../../transport/errors';
-import { notice } from '../../parameters/field';
+import { notice, on, shown } from '../../parameters/field';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../parameters/display';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;
 const batchSize = shown(on('machine', 'createMany'), batchSizeField());

@@ -1,14 +1,15 @@
 import {
 	bodyField,
 	fieldsCollection,
-	listFields,
 	requiredField,
 	wholeNumberField,
 	type Field,
+	on,
+	shown,
 } from '../../parameters/field';
 import { companyLocator, machineLocator } from '../../parameters/locators';
 import { personLocator } from '../../parameters/pickers';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 export const MACHINES = '/api/v4/integration/machines';
 export const ONE_MACHINE = `${MACHINES}/{machine}`;

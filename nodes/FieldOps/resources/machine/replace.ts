@@ -1,7 +1,6 @@
-import { notice } from '../../parameters/field';
+import { notice, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { additionalFields, companyId, machine, machineNumber, ONE_MACHINE } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,9 +1,8 @@
 import { FieldOpsFailure } from '../../transport/errors';
-import { optionsCollection, type Field } from '../../parameters/field';
+import { optionsCollection, type Field, on, shown } from '../../parameters/field';
 import { choiceValue } from '../../parameters/values';
 import type { RequestOperation } from '../../operations/operation';
 import { machine, ONE_MACHINE } from './fields';
-import { on, shown } from '../../parameters/display';
 
 const options = (
 	displayName: string,

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { batchSizeField, runBatched } from '../../operations/batch';
-import { notice } from '../../parameters/field';
+import { notice, on, shown } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { machineLocator } from '../../parameters/locators';
 import { fromFields, type CodeOperation } from '../../operations/operation';
@@ -9,7 +9,6 @@ import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
 import { MACHINES, ONE_MACHINE, updateFields } from './fields';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../parameters/display';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;
 /** Set through Update ESG only, or stamped by Field Ops: never sent back. */

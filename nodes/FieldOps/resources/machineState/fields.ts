@@ -1,5 +1,4 @@
-import { on, shown } from '../../parameters/display';
-import { requiredField, type Field } from '../../parameters/field';
+import { requiredField, type Field, on, shown } from '../../parameters/field';
 import { companyLocator, machineLocator, projectLocator } from '../../parameters/locators';
 
 export const MACHINE_STATES = '/api/external-excavator-state';

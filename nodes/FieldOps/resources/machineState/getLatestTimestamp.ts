@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../parameters/display';
+import { on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { company, MACHINE_STATES, project } from './fields';
 

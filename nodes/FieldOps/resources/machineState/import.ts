@@ -6,7 +6,7 @@ import { fromFields, type CodeOperation } from '../../operations/operation';
 import { refusedEntries, withoutEntry } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
-import { on, shown } from '../../parameters/display';
+import { on, shown } from '../../parameters/field';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 

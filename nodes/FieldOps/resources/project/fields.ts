@@ -1,15 +1,16 @@
 import {
 	bodyField,
 	fieldsCollection,
-	listFields,
 	requiredField,
 	timeOfDayField,
 	wholeNumberField,
 	type Field,
+	on,
+	shown,
 } from '../../parameters/field';
 import { companyLocator, projectLocator } from '../../parameters/locators';
 import { personLocator } from '../../parameters/pickers';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 /** Every optional project field of the API, for create, update and replace. */
 export const projectFields: Field[] = [

@@ -1,7 +1,6 @@
-import { bodyField, fieldsCollection } from '../../parameters/field';
+import { bodyField, fieldsCollection, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { ONE_PROJECT, project, projectFields } from './fields';
-import { on, shown } from '../../parameters/display';
 
 export const update: RequestOperation = {
 	name: 'Update',

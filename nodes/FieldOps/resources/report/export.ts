@@ -1,12 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readLimit } from '../../parameters/field';
+import { readLimit, timeoutOf } from '../../parameters/limits';
 import { forEachItem, type Item } from '../../items/items';
 import type { CodeOperation } from '../../operations/operation';
 import { readReportPages } from '../../shared/pagination';
 import { reportFilterQuery } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
-import { timeoutOf } from '../../transport/transport';
 import { reportFields } from './fields';
 import { openOutput, type ExportSummary, type OutputOptions } from './output';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';

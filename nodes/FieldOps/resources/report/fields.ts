@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { on, shown } from '../../parameters/display';
-import { limit, returnAll, type Field } from '../../parameters/field';
+import { type Field, on, shown } from '../../parameters/field';
 import { reportFiltersProperty } from '../../shared/reportFilters';
 import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
-import { timeoutField } from '../../transport/transport';
 import { outputFields } from './outputFields';
 import { listFields, timeZone, windowFields } from './windowFields';
+import { limit, returnAll, timeoutField } from '../../parameters/limits';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);

@@ -2,11 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { userDate, type UserDateFormat } from '../../parameters/dates';
 import { FieldOpsFailure } from '../../transport/errors';
-import { bodyField, fieldsCollection, requiredField, type Field } from '../../parameters/field';
+import { bodyField, fieldsCollection, requiredField, type Field, on, shown } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { locatorValue, userId } from '../../lookups/records';
 import { companyLocator, userLocator } from '../../parameters/locators';
-import { on, shown } from '../../parameters/display';
 
 export const USERS = '/api/v4/integration/users';
 

@@ -1,7 +1,7 @@
-import { bodyField, listFields, optionsCollection, wholeNumberField } from '../../parameters/field';
+import { bodyField, optionsCollection, wholeNumberField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { USERS } from './fields';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 const filters = shown(
 	on('user', 'getAll'),

@@ -3,17 +3,18 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	bodyField,
 	fieldsCollection,
-	listFields,
 	notice,
 	requiredField,
 	type Field,
+	on,
+	shown,
 } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { projectLocator, workOrderLocator } from '../../parameters/locators';
 import { projectCompanyId } from '../../lookups/projects';
 import type { PreparedRequest } from '../../operations/operation';
 import { workOrderFields } from './optionalFields';
-import { on, shown } from '../../parameters/display';
+import { listFields } from '../../parameters/limits';
 
 export const TASKS = '/api/v4/integration/tasks';
 export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;
