@@ -1,17 +1,8 @@
-import {
-	sleep,
-	type IBinaryData,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import { sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { FieldOpsFailure, reachReason, settle } from './errors';
-import type { Field } from '../parameters/field';
 import { DEFAULT_TIMEOUT_MS } from './http';
-import { forEachItem, type Item } from '../items/items';
 import { readSettings } from './settings';
-import { timeoutOf } from '../parameters/limits';
 import { READ_RETRIES, retryDelayMs, send, type ApiRequest } from './transport';
 
 /** The streamed body n8n hands over (a Node Readable; the strict lint forbids importing 'stream' for its type). */
@@ -101,47 +92,3 @@ export async function downloadFile(
 		await sleep(retryDelayMs(attempt + 1));
 	}
 }
-
-export interface FileToDownload {
-	request: Pick<ApiRequest, 'path' | 'params' | 'qs' | 'what'>;
-	fallbackName: string;
-	/** What describes the file in the output item's json. */
-	json: IDataObject;
-}
-
-/**
- * One download per input item (Document → Download, Lookup → Download File): the bytes into the item's binary
- * property, only what describes the file in json.
- */
-export async function downloadPerItem(
-	context: IExecuteFunctions,
-	locate: (item: Item) => Promise<FileToDownload>,
-): Promise<INodeExecutionData[][]> {
-	return await forEachItem(context, async (item) => {
-		const { request, fallbackName, json } = await locate(item);
-		const property = String(item.param('binaryPropertyName') ?? 'data');
-		const timeoutMs = timeoutOf(item);
-		const binary = await downloadFile(
-			context,
-			{ ...request, itemIndex: item.index, timeoutMs },
-			fallbackName,
-		);
-		return [
-			{
-				json: { ...json, fileName: binary.fileName, mimeType: binary.mimeType, fileSize: binary.fileSize },
-				binary: { [property]: binary },
-			},
-		];
-	});
-}
-
-/** "Put File In Field": the binary property a download goes to. */
-export const putFileInField = (description: string): Field => ({
-	property: {
-		displayName: 'Put File In Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		description,
-	},
-});

@@ -1,12 +1,18 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../operations/batch';
+import {
+	batchSizeField,
+	runBatched,
+	type ItemOutcome,
+	refusedEntries,
+	withoutEntry,
+	type EntryDetail,
+} from '../../operations/batch';
 import { epochOf } from '../../parameters/dates';
 import { describeErrors, FieldOpsFailure, settle } from '../../transport/errors';
 import { bodyField, fieldsCollection, requiredField, on, shown } from '../../parameters/field';
 import type { Item } from '../../items/items';
 import { fromFields, type CodeOperation } from '../../operations/operation';
-import { refusedEntries, withoutEntry, type EntryDetail } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';

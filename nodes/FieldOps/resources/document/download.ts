@@ -1,5 +1,5 @@
 import { on, shown } from '../../parameters/field';
-import { downloadPerItem, putFileInField } from '../../transport/download';
+import { downloadPerItem, putFileInField } from '../../operations/downloads';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';
 

@@ -1,5 +1,5 @@
 import { requiredField, type Field, on, shown } from '../../parameters/field';
-import { downloadPerItem, putFileInField } from '../../transport/download';
+import { downloadPerItem, putFileInField } from '../../operations/downloads';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { timeoutField } from '../../parameters/limits';
 

@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../operations/batch';
+import {
+	batchSizeField,
+	runBatched,
+	type ItemOutcome,
+	refusedEntries,
+	withoutEntry,
+} from '../../operations/batch';
 import { describeErrors, settle } from '../../transport/errors';
 import { fromFields, type CodeOperation } from '../../operations/operation';
-import { refusedEntries, withoutEntry } from '../../operations/refusals';
 import { sendJson } from '../../transport/transport';
 import { MACHINE_STATES, RECORD_FIELDS } from './fields';
 import { on, shown } from '../../parameters/field';
