@@ -1,8 +1,11 @@
+/**
+ * A record looked up by what the user gave (a number, an employee number, a profile ID) to find the ID a path
+ * needs: machines, v4 users, and the helpers every look-up shares.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
+import { FieldOpsFailure, settle } from '../transport/errors';
 import type { Item } from '../items/items';
-import { projectBySearch } from './summaries';
 import { sendJson, type FieldOpsContext } from '../transport/transport';
 
 /** Paths requested only to turn a number the user gave into the ID a path needs. */
@@ -88,26 +91,6 @@ export async function recordAt(
 		itemIndex,
 	});
 	return expectRecord(body, what);
-}
-
-/** A project by number: the by-number route, else (404) the one project the lookup search finds (C5). */
-export async function projectAtNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
-	const path = LOOKUP_PATHS.projectByNumber;
-	const answer = await settle(
-		async () =>
-			await recordAt(context, path, 'projectNumber', 'Project', projectNumber, 'project', itemIndex),
-	);
-	if ('value' in answer) return answer.value;
-	// The transport's errors (n8n's NodeApiError) carry the status as text.
-	const found = isNotFound(answer.error)
-		? await projectBySearch(context, projectNumber, itemIndex)
-		: undefined;
-	if (found) return found;
-	throw nodeError(context.getNode(), answer.error, itemIndex);
-}
-
-export async function projectIdByNumber(context: FieldOpsContext, projectNumber: string, itemIndex?: number) {
-	return idOf(await projectAtNumber(context, projectNumber, itemIndex), 'id', 'project', projectNumber);
 }
 
 export async function resolveMachine(item: Item, raw: unknown): Promise<string> {

@@ -7,8 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
-import { ownCompanyId } from '../lookups/projects';
-import { projectSummary, type ProjectSummary } from '../lookups/summaries';
+import { ownCompanyId, projectSummary, type ProjectSummary } from '../lookups/projects';
 import { label, matches, opening, page, readList } from './pages';
 import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';
 

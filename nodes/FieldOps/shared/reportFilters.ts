@@ -2,9 +2,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../parameters/locators';
 import { companyFilter } from '../parameters/pickers';
-import { locatorValue, projectIdByNumber } from '../lookups/records';
+import { locatorValue } from '../lookups/records';
 import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
 import type { FieldOpsContext } from '../transport/transport';
+import { projectIdByNumber } from '../lookups/projects';
 
 const feedsWith = (test: (feed: ReportFeed) => boolean) =>
 	REPORT_FEEDS.filter(test).map((feed) => feed.value);
