@@ -8,8 +8,8 @@ import {
 
 import { searchProjects } from '../FieldOps/methods';
 import { testFieldOpsCredential } from '../FieldOps/transport/credentialTest';
-import { reportFiltersProperty } from '../FieldOps/shared/reportFilters';
-import { REPORT_FEEDS } from '../FieldOps/shared/reports';
+import { reportFiltersProperty } from '../FieldOps/reporting/filters';
+import { REPORT_FEEDS } from '../FieldOps/reporting/reports';
 import { pollFeed } from './poll';
 import { eventAction, eventNotice, TRIGGER_SUBTITLE } from './wording';
 

@@ -1,4 +1,4 @@
-import { recordKey, type ReportFeed } from '../FieldOps/shared/reports';
+import { recordKey, type ReportFeed } from '../FieldOps/reporting/reports';
 import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
 
 type Row = Record<string, unknown>;

@@ -7,9 +7,9 @@ import {
 
 import { instantOrNaN } from '../FieldOps/parameters/dates';
 import { nodeError } from '../FieldOps/transport/errors';
-import { readReportPages } from '../FieldOps/shared/pagination';
-import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
-import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
+import { readReportPages } from '../FieldOps/reporting/pages';
+import { reportFilterQuery } from '../FieldOps/reporting/filters';
+import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/reports';
 import {
 	applyRead,
 	beginPoll,

@@ -5,7 +5,7 @@
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { periodWindow, type PeriodName } from '../../nodes/FieldOps/resources/report/period';
-import { columnName, crc32, crc32Combine, serialOf } from '../../nodes/FieldOps/resources/report/xlsx';
+import { columnName, crc32, crc32Combine, serialOf } from '../../nodes/FieldOps/resources/report/output/xlsx';
 import { instantOrNaN } from '../../nodes/FieldOps/parameters/dates';
 import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { subtitleOf } from '../../nodes/FieldOps/operations/describe';

@@ -3,11 +3,11 @@ import type { IDataObject } from 'n8n-workflow';
 import { readLimit, timeoutOf } from '../../parameters/limits';
 import { forEachItem, type Item } from '../../items/items';
 import type { CodeOperation } from '../../operations/operation';
-import { readReportPages } from '../../shared/pagination';
-import { reportFilterQuery } from '../../shared/reportFilters';
-import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
-import { reportFields } from './fields';
-import { openOutput, type ExportSummary, type OutputOptions } from './output';
+import { readReportPages } from '../../reporting/pages';
+import { reportFilterQuery } from '../../reporting/filters';
+import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../reporting/reports';
+import { reportFields } from './parameters';
+import { openOutput, type ExportSummary, type OutputOptions } from './output/items';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
 
 interface ReportOptions extends OutputOptions {

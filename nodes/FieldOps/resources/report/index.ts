@@ -1,5 +1,5 @@
 import type { Resource } from '../../operations/operation';
-import { REPORT_FEEDS } from '../../shared/reports';
+import { REPORT_FEEDS } from '../../reporting/reports';
 import { exportOperation } from './export';
 import { PERIODS } from './period';
 

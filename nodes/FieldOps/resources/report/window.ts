@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { typedInstant } from '../../parameters/dates';
 import { FieldOpsFailure } from '../../transport/errors';
 import type { Item } from '../../items/items';
-import { GUESSED } from '../../shared/reportColumns';
-import type { ReportFeed } from '../../shared/reports';
+import { GUESSED } from '../../reporting/columns';
+import type { ReportFeed } from '../../reporting/reports';
 import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt } from '../../parameters/zones';
 import {
 	describeDays,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { flatten } from '../../shared/csv';
-import { DAY_MS } from '../../parameters/zones';
+import { flatten } from './csv';
+import { DAY_MS } from '../../../parameters/zones';
 
 /**
  * An Excel workbook (.xlsx, Office Open XML) of one sheet, written without a library: a ZIP of "stored" (not

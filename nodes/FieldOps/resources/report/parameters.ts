@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { type Field, on, shown } from '../../parameters/field';
-import { reportFiltersProperty } from '../../shared/reportFilters';
-import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../shared/reports';
-import { outputFields } from './outputFields';
+import { reportFiltersProperty } from '../../reporting/filters';
+import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../reporting/reports';
+import { outputFields } from './output/parameters';
 import { listFields, timeZone, windowFields } from './windowFields';
 import { limit, returnAll, timeoutField } from '../../parameters/limits';
 

@@ -1,13 +1,13 @@
 import { BINARY_ENCODING, type IBinaryData, type IDataObject } from 'n8n-workflow';
 
-import { CsvTable, flatten } from '../../shared/csv';
-import { FieldOpsFailure } from '../../transport/errors';
-import { streamToBinary, type ByteChannel } from '../../shared/fileStream';
-import type { Item } from '../../items/items';
-import type { ReportFeed } from '../../shared/reports';
-import type { ReportOutput, Shape } from './output';
-import type { FileOptions } from './outputFields';
-import { summaryFields, type ExportSummary } from './summary';
+import { CsvTable, flatten } from './csv';
+import { FieldOpsFailure } from '../../../transport/errors';
+import { streamToBinary, type ByteChannel } from './fileStream';
+import type { Item } from '../../../items/items';
+import type { ReportFeed } from '../../../reporting/reports';
+import type { ReportOutput, Shape } from './items';
+import type { FileOptions } from './parameters';
+import { summaryFields, type ExportSummary } from '../summary';
 import { crc32, crc32Combine, MAX_ROWS, SheetRows, workbookParts } from './xlsx';
 import { ZipWriter } from './zip';
 

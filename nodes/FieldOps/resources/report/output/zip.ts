@@ -1,4 +1,4 @@
-import { FieldOpsFailure } from '../../transport/errors';
+import { FieldOpsFailure } from '../../../transport/errors';
 import { crc32 } from './xlsx';
 
 interface Entry {

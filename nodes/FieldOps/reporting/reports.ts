@@ -4,7 +4,7 @@
  * trigger's cursor and the words for it. The Report resource and the Field Ops Trigger are both built from the one
  * table of shared/reportFeeds.ts: adding a feed is one entry there (and one kind of the sandbox).
  */
-import type { Column } from './reportColumns';
+import type { Column } from './columns';
 
 export type ReportFilter =
 	| 'ProjectId'
@@ -58,7 +58,7 @@ export interface ReportFeed {
 	cursor?: { modified: string; ordered: boolean };
 }
 
-export { REPORT_FEEDS } from './reportFeeds';
+export { REPORT_FEEDS } from './feeds';
 
 export const MAX_CHUNK_LIMIT = 10_000;
 

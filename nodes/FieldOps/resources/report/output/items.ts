@@ -1,12 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Item } from '../../items/items';
-import type { ReportPage } from '../../shared/pagination';
-import type { ReportFeed } from '../../shared/reports';
-import { attachFiles, type DownloadOptions } from './downloads';
-import { fileOutput } from './fileOutput';
-import { simplifier } from './simplify';
-import { summaryFields, type ExportSummary } from './summary';
+import type { Item } from '../../../items/items';
+import type { ReportPage } from '../../../reporting/pages';
+import type { ReportFeed } from '../../../reporting/reports';
+import { attachFiles, type DownloadOptions } from './recordFiles';
+import { fileOutput } from './file';
+import { simplifier } from '../simplify';
+import { summaryFields, type ExportSummary } from '../summary';
 
 export type { ExportSummary };
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { downloadFile, isOwnUrl } from '../../transport/download';
-import type { ReportFeed } from '../../shared/reports';
+import { downloadFile, isOwnUrl } from '../../../transport/download';
+import type { ReportFeed } from '../../../reporting/reports';
 
 const IMAGE_URL_FIELD: Record<string, string> = {
 	original: 'downloadUrl',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../../parameters/field';
+import type { Field } from '../../../parameters/field';
 
 const field = (property: INodeProperties): Field => ({ property });
 const asFile = { show: { output: ['file'] } };

@@ -8,7 +8,7 @@ import {
 	MACHINE_COLUMNS,
 	payroll,
 	TIME_COLUMNS,
-} from './reportColumns';
+} from './columns';
 import type { ReportFeed, ReportFilter } from './reports';
 
 /** One entry per reporting feed: what the spec says of it, Simplify's columns, the trigger's cursor, its words. */
