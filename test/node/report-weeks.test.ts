@@ -11,7 +11,7 @@
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/reports';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import { addDays, dayOf, instantOf, isoDay, isoInZone, wallAt } from '../../nodes/FieldOps/parameters/zones';
 import { N8nHarness, type WorkflowJson } from '../harness';
 import { fakeDateOnly } from '../helpers/fake-date';

@@ -9,7 +9,7 @@ import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { LOOKUP_PATHS } from '../../nodes/FieldOps/lookups/records';
 import type { Field } from '../../nodes/FieldOps/parameters/field';
 import { fieldsOf, requestsOf, type Operation } from '../../nodes/FieldOps/operations/operation';
-import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/reports';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';

@@ -3,12 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { projectLocator } from '../parameters/locators';
 import { companyFilter } from '../parameters/pickers';
 import { locatorValue } from '../lookups/records';
-import { REPORT_FEEDS, type ReportFeed, type ReportFilter } from './reports';
+import { feedValues, type ReportFeed, type ReportFilter } from './feeds';
 import type { FieldOpsContext } from '../transport/transport';
 import { projectIdByNumber } from '../lookups/projects';
-
-const feedsWith = (test: (feed: ReportFeed) => boolean) =>
-	REPORT_FEEDS.filter(test).map((feed) => feed.value);
 
 /**
  * The "Filters" collection of a reporting feed, each filter shown only for the feeds the spec lists it for.
@@ -20,7 +17,7 @@ export function reportFiltersProperty(
 ): INodeProperties {
 	// Inside a collection, a root parameter is named with a leading slash.
 	const withFilter = (filter: ReportFilter) => ({
-		show: { [`/${parameter}`]: feedsWith((feed) => feed.filters.includes(filter)) },
+		show: { [`/${parameter}`]: feedValues((feed) => feed.filters.includes(filter)) },
 	});
 	return {
 		displayName: 'Filters',
@@ -28,7 +25,7 @@ export function reportFiltersProperty(
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: { ...show, [parameter]: feedsWith((feed) => feed.filters.length > 0) } },
+		displayOptions: { show: { ...show, [parameter]: feedValues((feed) => feed.filters.length > 0) } },
 		options: [
 			{
 				displayName: 'Approved',

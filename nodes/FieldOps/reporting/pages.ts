@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOpsFailure, nodeError } from '../transport/errors';
 import { kindOf } from '../transport/http';
-import { MAX_CHUNK_LIMIT, type ReportFeed } from './reports';
+import { MAX_CHUNK_LIMIT, type ReportFeed } from './feeds';
 import { send, type FieldOpsContext } from '../transport/transport';
 
 export interface ReportPage {

@@ -5,10 +5,10 @@ import { forEachItem, type Item } from '../../items/items';
 import type { CodeOperation } from '../../operations/operation';
 import { readReportPages } from '../../reporting/pages';
 import { reportFilterQuery } from '../../reporting/filters';
-import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../reporting/reports';
 import { reportFields } from './parameters';
 import { openOutput, type ExportSummary, type OutputOptions } from './output/items';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
+import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 
 interface ReportOptions extends OutputOptions {
 	deletedRecords?: 'keep' | 'drop';

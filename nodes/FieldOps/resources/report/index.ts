@@ -1,5 +1,5 @@
 import type { Resource } from '../../operations/operation';
-import { REPORT_FEEDS } from '../../reporting/reports';
+import { REPORT_FEEDS } from '../../reporting/feeds';
 import { exportOperation } from './export';
 import { PERIODS } from './period';
 

@@ -1,14 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { type Field, on, shown } from '../../parameters/field';
+import { on, shown, type Field } from '../../parameters/field';
 import { reportFiltersProperty } from '../../reporting/filters';
-import { MAX_CHUNK_LIMIT, REPORT_FEEDS, type ReportFeed } from '../../reporting/reports';
 import { outputFields } from './output/parameters';
 import { listFields, timeZone, windowFields } from './windowFields';
 import { limit, returnAll, timeoutField } from '../../parameters/limits';
+import { feedValues, type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 
-const feedsWith = (test: (feed: ReportFeed) => boolean) =>
-	REPORT_FEEDS.filter(test).map((feed) => feed.value);
 /** Inside a collection, a root parameter is named with a leading slash. */
 const inCollection = (operations: string[]) => ({ show: { '/operation': operations } });
 /** Options that only make sense with one item per record (files attached to it). */
@@ -28,7 +26,7 @@ const options = field({
 			type: 'options',
 			default: 'keep',
 			// The spec names two feeds with tombstones; others may send them too. Images never do.
-			displayOptions: inCollection(feedsWith((feed) => feed.files !== 'image')),
+			displayOptions: inCollection(feedValues((feed) => feed.files !== 'image')),
 			options: [
 				{ name: 'Keep (With isDeleted: True)', value: 'keep' },
 				{ name: 'Leave Out', value: 'drop' },
@@ -41,7 +39,7 @@ const options = field({
 			name: 'downloadFiles',
 			type: 'boolean',
 			default: false,
-			displayOptions: perRecord(feedsWith((feed) => feed.files !== undefined)),
+			displayOptions: perRecord(feedValues((feed) => feed.files !== undefined)),
 			description:
 				'Whether to download each record’s image or PDF into a binary property. Records whose PDF is not generated yet pass through without a file and say so.',
 		},
@@ -50,7 +48,7 @@ const options = field({
 			name: 'imageSize',
 			type: 'options',
 			default: 'large',
-			displayOptions: perRecord(feedsWith((feed) => feed.files === 'image')),
+			displayOptions: perRecord(feedValues((feed) => feed.files === 'image')),
 			options: [
 				{ name: 'Large', value: 'large', description: 'At most 1980 pixels on the longest side' },
 				{ name: 'Medium', value: 'medium', description: 'At most 640 pixels on the longest side' },
@@ -82,7 +80,7 @@ const options = field({
 			name: 'binaryPropertyName',
 			type: 'string',
 			default: 'data',
-			displayOptions: perRecord(feedsWith((feed) => feed.files !== undefined)),
+			displayOptions: perRecord(feedValues((feed) => feed.files !== undefined)),
 			description: 'Name of the binary property the downloaded file goes to',
 		},
 	],
@@ -90,7 +88,7 @@ const options = field({
 
 /** Each field written with the reports it shows for (the feeds table says which have a date window or filters). */
 const forFeeds = (test: (feed: ReportFeed) => boolean, fields: Field[]) =>
-	fields.map((f) => shown(on('report', ...feedsWith(test)), f));
+	fields.map((f) => shown(on('report', ...feedValues(test)), f));
 const dated = forFeeds((feed) => feed.dateWindow, windowFields);
 const listed = forFeeds((feed) => !feed.dateWindow, listFields);
 const filters = forFeeds((feed) => feed.filters.length > 0, [field(reportFiltersProperty('operation'))]);

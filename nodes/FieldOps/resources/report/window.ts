@@ -4,7 +4,7 @@ import { typedInstant } from '../../parameters/dates';
 import { FieldOpsFailure } from '../../transport/errors';
 import type { Item } from '../../items/items';
 import { GUESSED } from '../../reporting/columns';
-import type { ReportFeed } from '../../reporting/reports';
+import type { ReportFeed } from '../../reporting/feeds';
 import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt } from '../../parameters/zones';
 import {
 	describeDays,

@@ -4,7 +4,7 @@ import { CsvTable, flatten } from './csv';
 import { FieldOpsFailure } from '../../../transport/errors';
 import { streamToBinary, type ByteChannel } from './fileStream';
 import type { Item } from '../../../items/items';
-import type { ReportFeed } from '../../../reporting/reports';
+import type { ReportFeed } from '../../../reporting/feeds';
 import type { ReportOutput, Shape } from './items';
 import type { FileOptions } from './parameters';
 import { summaryFields, type ExportSummary } from '../summary';

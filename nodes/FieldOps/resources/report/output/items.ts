@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Item } from '../../../items/items';
 import type { ReportPage } from '../../../reporting/pages';
-import type { ReportFeed } from '../../../reporting/reports';
+import type { ReportFeed } from '../../../reporting/feeds';
 import { attachFiles, type DownloadOptions } from './recordFiles';
 import { fileOutput } from './file';
 import { simplifier } from '../simplify';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { downloadFile, isOwnUrl } from '../../../transport/download';
-import type { ReportFeed } from '../../../reporting/reports';
+import type { ReportFeed } from '../../../reporting/feeds';
 
 const IMAGE_URL_FIELD: Record<string, string> = {
 	original: 'downloadUrl',
