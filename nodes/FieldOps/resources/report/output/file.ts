@@ -5,7 +5,7 @@ import { FieldOpsFailure } from '../../../transport/errors';
 import { streamToBinary, type ByteChannel } from './fileStream';
 import type { Item } from '../../../items/items';
 import type { ReportFeed } from '../../../reporting/feeds';
-import type { ReportOutput, Shape } from './items';
+import type { ReportOutput, Shape } from './reportOutput';
 import type { FileOptions } from './parameters';
 import { summaryFields, type ExportSummary } from '../summary';
 import { crc32, crc32Combine, MAX_ROWS, SheetRows, workbookParts } from './xlsx';

@@ -4,29 +4,15 @@ import type { Item } from '../../../items/items';
 import type { ReportPage } from '../../../reporting/pages';
 import type { ReportFeed } from '../../../reporting/feeds';
 import { attachFiles, type DownloadOptions } from './recordFiles';
-import { fileOutput } from './file';
-import { simplifier } from '../simplify';
+import type { ReportOutput, Shape } from './reportOutput';
 import { summaryFields, type ExportSummary } from '../summary';
 
-export type { ExportSummary };
+/** The export's records as n8n items: one per record (with its file, if asked), or one per page. */
 
 export interface OutputOptions extends DownloadOptions {
 	downloadFiles?: boolean;
 	includeEnvelope?: boolean;
 }
-
-/** Where the records of one input item's export go, page by page. */
-export interface ReportOutput {
-	/** One page's records (Limit and Deleted Records already applied); `number` is the page's, from 1. */
-	page(records: IDataObject[], page: ReportPage, number: number): Promise<void> | void;
-	/**
-	 * Reads the pages with `read` (which answers how many it read) and answers the output items, which say what
-	 * `summary` says once the pages are read.
-	 */
-	collect(read: () => Promise<number>, summary: () => ExportSummary): Promise<INodeExecutionData[]>;
-}
-
-export type Shape = (record: IDataObject) => IDataObject;
 
 /**
  * From version 1.2 every item says what the export covered (`_report`: the window in words and ISO, the count,
@@ -52,7 +38,7 @@ const envelopeOf = (page: ReportPage): IDataObject => ({
 });
 
 /** Items: one per record (as before Output existed). Files are downloaded from the raw records, then shaped. */
-function itemsOutput(
+export function itemsOutput(
 	item: Item,
 	feed: ReportFeed,
 	options: OutputOptions,
@@ -81,7 +67,7 @@ function itemsOutput(
 }
 
 /** One item per page that has records: `{ page, records }`. */
-function pagesOutput(item: Item, options: OutputOptions, shape: Shape): ReportOutput {
+export function pagesOutput(item: Item, options: OutputOptions, shape: Shape): ReportOutput {
 	const entries: INodeExecutionData[] = [];
 	return {
 		page(records, page, number) {
@@ -95,23 +81,4 @@ function pagesOutput(item: Item, options: OutputOptions, shape: Shape): ReportOu
 			return withSummary(item, entries, summary());
 		},
 	};
-}
-
-/**
- * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record, its times in
- * `timeZone`. `timeoutMs` bounds each file download (Items with Download Files).
- */
-export function openOutput(
-	item: Item,
-	feed: ReportFeed,
-	options: OutputOptions,
-	timeoutMs: number,
-	timeZone: string,
-): ReportOutput {
-	const shape: Shape =
-		item.param<boolean>('simplify') === true ? simplifier(feed, timeZone) : (record) => record;
-	const output = item.param<string>('output') ?? 'items';
-	if (output === 'file') return fileOutput(item, feed, shape);
-	if (output === 'pages') return pagesOutput(item, options, shape);
-	return itemsOutput(item, feed, options, shape, timeoutMs);
 }
