@@ -4,7 +4,7 @@ import { type Field, on, shown } from '../../parameters/field';
 import { asItems, forEachItem } from '../../items/items';
 import { asRecords, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
-import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
+import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './common';
 
 const splitIntoFiles: Field = shown(on('document', 'list'), {
 	property: {

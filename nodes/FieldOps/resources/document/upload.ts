@@ -5,7 +5,7 @@ import { bodyField, optionsCollection, type Field, on, shown } from '../../param
 import { forEachItem, type Item } from '../../items/items';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
-import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './fields';
+import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './common';
 import { fileNameOf, filePart, multipartBody, type ItemFile } from './multipart';
 import { timeoutOf } from '../../parameters/limits';
 

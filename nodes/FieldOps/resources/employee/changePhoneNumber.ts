@@ -1,6 +1,6 @@
 import { requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { ONE_EMPLOYEE, employee } from './fields';
+import { ONE_EMPLOYEE, employee } from './common';
 
 export const changePhoneNumber: RequestOperation = {
 	name: 'Change Phone Number',

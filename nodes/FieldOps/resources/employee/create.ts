@@ -2,7 +2,7 @@ import { fieldsCollection, requiredField, on, shown } from '../../parameters/fie
 import { runAgainHint } from '../../transport/errors';
 import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
-import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';
+import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

@@ -1,7 +1,7 @@
 import { notice, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
-import { employee, ONE_EMPLOYEE } from './fields';
+import { employee, ONE_EMPLOYEE } from './common';
 
 export const createEmployment: RequestOperation = {
 	name: 'Create Employment',

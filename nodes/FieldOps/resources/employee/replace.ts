@@ -1,6 +1,6 @@
 import { fieldsCollection, notice, requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
+import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,6 +1,6 @@
 import { requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { EMPLOYEES, LIST } from './fields';
+import { EMPLOYEES, LIST } from './common';
 
 export const search: RequestOperation = {
 	name: 'Search',

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { FieldOpsFailure } from '../../transport/errors';
 import { notice, type Field, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { assignmentDate, employee, ONE_EMPLOYEE } from './fields';
+import { assignmentDate, employee, ONE_EMPLOYEE } from './common';
 
 const tags: Field = shown(on('employee', 'setTags'), {
 	property: {

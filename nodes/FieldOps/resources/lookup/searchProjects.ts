@@ -1,6 +1,6 @@
 import { bodyField, requiredField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { LIST } from './fields';
+import { LIST } from './common';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',

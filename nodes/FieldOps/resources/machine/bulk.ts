@@ -4,7 +4,7 @@ import type { ItemOutcome } from '../../operations/batch';
 import { describeErrors } from '../../transport/errors';
 import { labelsOf } from '../../parameters/field';
 import { expectsList } from '../../transport/transport';
-import { NEW_MACHINE_FIELDS } from './fields';
+import { NEW_MACHINE_FIELDS } from './common';
 
 const LABELS = labelsOf(NEW_MACHINE_FIELDS);
 const label = (field?: string) => (field && LABELS[field]) || field;

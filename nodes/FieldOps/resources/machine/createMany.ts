@@ -6,7 +6,7 @@ import { notice, on, shown } from '../../parameters/field';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+import { MACHINES, NEW_MACHINE_FIELDS } from './common';
 import { savedOutcomes } from './saved';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;

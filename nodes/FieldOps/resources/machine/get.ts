@@ -1,5 +1,5 @@
 import type { RequestOperation } from '../../operations/operation';
-import { includeEquipment, machine, ONE_MACHINE } from './fields';
+import { includeEquipment, machine, ONE_MACHINE } from './common';
 
 export const get: RequestOperation = {
 	name: 'Get',

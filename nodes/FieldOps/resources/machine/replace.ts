@@ -1,6 +1,6 @@
 import { notice, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { additionalFields, companyId, machine, machineNumber, ONE_MACHINE } from './fields';
+import { additionalFields, companyId, machine, machineNumber, ONE_MACHINE } from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

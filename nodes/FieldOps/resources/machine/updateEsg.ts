@@ -2,7 +2,7 @@ import { FieldOpsFailure } from '../../transport/errors';
 import { optionsCollection, type Field, on, shown } from '../../parameters/field';
 import { choiceValue } from '../../parameters/values';
 import type { RequestOperation } from '../../operations/operation';
-import { machine, ONE_MACHINE } from './fields';
+import { machine, ONE_MACHINE } from './common';
 
 const options = (
 	displayName: string,

@@ -7,7 +7,7 @@ import { machineLocator } from '../../parameters/locators';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, ONE_MACHINE, updateFields } from './fields';
+import { MACHINES, ONE_MACHINE, updateFields } from './common';
 import { savedOutcomes } from './saved';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;

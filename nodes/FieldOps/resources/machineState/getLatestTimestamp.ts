@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { company, MACHINE_STATES, project } from './fields';
+import { company, MACHINE_STATES, project } from './common';
 
 const companyOfPath = shown(on('machineState', 'getLatestTimestamp'), company('path'));
 const projectOfPath = shown(on('machineState', 'getLatestTimestamp'), project('path'));

@@ -10,7 +10,7 @@ import {
 import { describeErrors, settle } from '../../transport/errors';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
-import { MACHINE_STATES, RECORD_FIELDS } from './fields';
+import { MACHINE_STATES, RECORD_FIELDS } from './common';
 import { on, shown } from '../../parameters/field';
 
 const IMPORT = `${MACHINE_STATES}/import`;

@@ -1,6 +1,6 @@
 import { notice, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './fields';
+import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

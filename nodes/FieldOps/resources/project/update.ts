@@ -1,6 +1,6 @@
 import { bodyField, fieldsCollection, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { ONE_PROJECT, project, projectFields } from './fields';
+import { ONE_PROJECT, project, projectFields } from './common';
 
 export const update: RequestOperation = {
 	name: 'Update',

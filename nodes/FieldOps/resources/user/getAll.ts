@@ -1,6 +1,6 @@
 import { bodyField, optionsCollection, wholeNumberField, on, shown } from '../../parameters/field';
 import type { RequestOperation } from '../../operations/operation';
-import { USERS } from './fields';
+import { USERS } from './common';
 import { listFields } from '../../parameters/limits';
 
 const filters = shown(

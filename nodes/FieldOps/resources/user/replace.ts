@@ -2,7 +2,7 @@ import { notice, on, shown } from '../../parameters/field';
 import { findUser } from '../../lookups/records';
 import { userLocator } from '../../parameters/locators';
 import type { RequestOperation } from '../../operations/operation';
-import { USER_FIELDS, USERS } from './fields';
+import { USER_FIELDS, USERS } from './common';
 
 /** Replace needs the identity ID in the path and both IDs in the body: read from the user first. */
 const user = shown(on('user', 'replace'), userLocator(undefined, { to: 'none' }));

@@ -9,7 +9,7 @@ import {
 	name,
 	projectInBody,
 	templateNotice,
-} from './fields';
+} from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

@@ -9,7 +9,7 @@ import {
 	projectInBody,
 	replaceNotice,
 	workOrder,
-} from './fields';
+} from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

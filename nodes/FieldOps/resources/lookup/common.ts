@@ -1,3 +1,4 @@
+/** What the lookup operations have in common: the fields they share. */
 import { type Field, on, shown } from '../../parameters/field';
 import { projectLocator } from '../../parameters/locators';
 import { resolveLookupProject } from '../../lookups/projects';

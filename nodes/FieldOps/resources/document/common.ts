@@ -1,3 +1,4 @@
+/** What the document operations have in common: their paths and the fields they share. */
 import { requiredField, type Field, on, shown } from '../../parameters/field';
 import type { PathParam } from '../../transport/transport';
 import type { Item } from '../../items/items';

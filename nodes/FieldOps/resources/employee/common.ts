@@ -1,3 +1,4 @@
+/** What the employee (v5) operations have in common: their paths and the fields they share. */
 import { isoDateTime } from '../../parameters/dates';
 import {
 	bodyField,

@@ -1,3 +1,4 @@
+/** What the user (v4) operations have in common: their paths and the fields they share. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { userDate, type UserDateFormat } from '../../parameters/dates';

@@ -1,3 +1,4 @@
+/** What the machine operations have in common: their paths and the fields they share. */
 import {
 	bodyField,
 	fieldsCollection,

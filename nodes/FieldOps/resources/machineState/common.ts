@@ -1,3 +1,4 @@
+/** What the machine-state operations have in common: their paths and the fields they share. */
 import { requiredField, type Field, on, shown } from '../../parameters/field';
 import { companyLocator, machineLocator, projectLocator } from '../../parameters/locators';
 
