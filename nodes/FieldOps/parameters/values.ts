@@ -1,6 +1,6 @@
 /**
  * How a field's value is checked and shaped before anything is sent: each check names the field by its label and
- * shows an accepted value. Used by the fields of shared/fields.ts and by operations' own fields.
+ * shows an accepted value. Used by the field builders of field.ts and by operations' own fields.
  */
 import { isoDateTime } from './dates';
 import { FieldOpsFailure } from '../transport/errors';

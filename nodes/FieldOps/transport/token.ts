@@ -32,7 +32,7 @@ const MAX_RENEW_MARGIN_MS = 60_000;
 const TOKEN_TIMEOUT_MS = 30_000;
 
 // This process's tokens, by credential and client: n8n keeps one copy on the credential for all its processes (see
-// shared/auth.ts), and this cache saves reading it back and lets concurrent items share one token request.
+// auth.ts), and this cache saves reading it back and lets concurrent items share one token request.
 const tokens = new Map<string, Token>();
 const pending = new Map<string, Promise<Token>>();
 // The last failed token request of each client and the run (execution, poll) it failed for.

@@ -99,7 +99,7 @@ function runOf(context: FieldOpsContext): unknown {
 	return id || context;
 }
 
-/** The token to send: the credential's static token, or a client-credentials token (see shared/token.ts). */
+/** The token to send: the credential's static token, or a client-credentials token (see token.ts). */
 async function tokenFor(context: FieldOpsContext, settings: Settings, rejected?: string): Promise<Token> {
 	if (settings.staticToken === undefined)
 		return await accessToken(httpOf(context), settings.client, {

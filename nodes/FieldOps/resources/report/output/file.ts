@@ -31,7 +31,7 @@ async function storedBytes(item: Item, binary: IBinaryData): Promise<AsyncIterab
  * File: CSV, Excel or JSON Lines written into n8n's binary data as the pages arrive, one item with the file and
  * what it covers. CSV's header is the union of the columns of the first page with records; a column first seen
  * on a later page is added at the end and the file is then rewritten once from the binary store with the full
- * header and every earlier row padded with empty cells (see shared/csv.ts). Excel's rows go to the binary store
+ * header and every earlier row padded with empty cells (see csv.ts). Excel's rows go to the binary store
  * first; the workbook is then written around them with the header of every column (see xlsx.ts).
  */
 export function fileOutput(item: Item, feed: ReportFeed, shape: Shape): ReportOutput {
