@@ -164,7 +164,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: true,
 		files: 'pdf',
 		workDay: true,
-		columns: ([] = [
+		columns: [
 			shown('Employee Number', 'employeeNumber'),
 			shown('Date', 'date', 'date'),
 			shown('Hours', 'qty', 'number'),
@@ -176,7 +176,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 			PDF,
 			...WHEN_PRESENT,
 			G.changed,
-		]),
+		],
 		drop: [...IDS, 'absenceTypeId', 'userId', 'createdDateTime'],
 	},
 	{
@@ -211,7 +211,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 			typeof record.latitude === 'number' &&
 			typeof record.longitude === 'number' &&
 			(record.roadReference === null || record.roadReference === undefined),
-		columns: ([] = [
+		columns: [
 			shown('File Name', 'fileNameOriginal'),
 			shown('Project Number', 'projectNumber'),
 			shown('Project', 'projectName'),
@@ -226,7 +226,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 			{ label: 'Road Reference', from: ['roadReference'], pick: 'referenceText' },
 			shown('Link', 'downloadUrl'),
 			shown('Last Changed', 'parentModifiedDateTime', 'time'),
-		]),
+		],
 		drop: [
 			...IDS,
 			...['fileName', 'fileType', 'fileSize', 'thumbnailUrl', 'mediumUrl', 'largeUrl', 'accuracy'],
@@ -270,7 +270,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		dateWindow: true,
 		tombstones: true,
 		cursor: { modified: 'modifiedDateTime', ordered: true },
-		columns: ([] = [
+		columns: [
 			shown('Machine', 'machineName'),
 			shown('Machine Number', 'resourceNumber'),
 			shown('Machine Type', 'machineTypeName'),
@@ -288,7 +288,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 			shown('Changed By', 'modifiedByName'),
 			...WHEN_PRESENT,
 			shown('Last Changed', 'modifiedDateTime', 'time'),
-		]),
+		],
 		drop: [...IDS, 'machineId', 'driverId', 'createdById', 'modifiedById', 'createdDateTime'],
 	},
 	{
@@ -359,7 +359,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: false,
 		idFields: ['timeRegistrationId'],
 		workDay: true,
-		columns: ([] = [
+		columns: [
 			G.employee,
 			G.employeeNumber,
 			G.projectNumber,
@@ -372,7 +372,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 			G.approved,
 			G.comment,
 			G.changed,
-		]),
+		],
 		drop: [...IDS, 'taskId', 'userId', 'createdDateTime', 'timeRegistrationId'],
 	},
 	{
