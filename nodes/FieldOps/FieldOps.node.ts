@@ -20,8 +20,9 @@ export class FieldOps implements INodeType {
 		group: ['transform'],
 		// 1.1: Report → Simplify is on for new nodes; nodes saved at 1 keep the raw records.
 		// 1.2: Report → Period is Last Week for new nodes and each item says what it covers; saved nodes keep From/To.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Report → Return All on, Time Zone a choice, a file named after its period, the summary once per run.
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: subtitleOf(RESOURCES),
 		description:
 			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',

@@ -136,19 +136,18 @@ export function describeResources(resources: Resource[], defaultResource: string
 
 /**
  * The node's subtitle on the canvas: the chosen operation's action sentence ("Create a work order"), not the raw
- * resource and operation values.
+ * resource and operation values; a resource with its own subtitle says that instead (the Report: its days).
  */
 export function subtitleOf(resources: Resource[]): string {
 	const actions: Record<string, string> = {};
 	for (const resource of resources)
 		for (const operation of resource.operations)
 			actions[`${resource.value}:${operation.value}`] = operation.action;
-	// A resource may add its own words after the action (the Report: its period and Limit).
-	const extras = resources
+	const own = resources
 		.filter((resource) => resource.subtitle)
 		.map(
 			(resource) => `$parameter["resource"] === ${JSON.stringify(resource.value)} ? ${resource.subtitle} : `,
 		)
 		.join('');
-	return `={{ ((${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "") + (${extras}"") }}`;
+	return `={{ ${own}(${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}`;
 }
