@@ -9,7 +9,7 @@ import {
 import { testFieldOpsCredential } from './transport/credentialTest';
 import { describeResources, subtitleOf } from './operations/describe';
 import { execute } from './operations/operation';
-import { RESOURCES } from './resources';
+import { DESCRIPTION, EVERYDAY, RESOURCES } from './resources';
 import { listSearch, loadOptions } from './methods';
 
 export class FieldOps implements INodeType {
@@ -24,14 +24,13 @@ export class FieldOps implements INodeType {
 		version: [1, 1.1, 1.2, 1.3],
 		defaultVersion: 1.3,
 		subtitle: subtitleOf(RESOURCES),
-		description:
-			'Manage projects, work orders, machines and people, push documents and export reports in Field Ops',
+		description: DESCRIPTION,
 		defaults: { name: 'Field Ops' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
-		properties: describeResources(RESOURCES, 'project'),
+		properties: describeResources(RESOURCES, 'project', EVERYDAY),
 	};
 
 	methods = { listSearch, loadOptions, credentialTest: { testFieldOpsCredential } };

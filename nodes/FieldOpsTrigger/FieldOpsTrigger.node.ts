@@ -13,6 +13,7 @@ import { searchProjects } from '../FieldOps/methods';
 import { testFieldOpsCredential } from '../FieldOps/transport/credentialTest';
 import { reportFiltersProperty } from '../FieldOps/reporting/filters';
 import { feedValues, REPORT_FEEDS } from '../FieldOps/reporting/feeds';
+import { DESCRIPTION } from '../FieldOps/resources';
 import { pollFeed } from './poll';
 import { since } from '../FieldOps/parameters/field';
 import type { TriggerEvent } from './cursor';
@@ -122,7 +123,7 @@ export class FieldOpsTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: TRIGGER_SUBTITLE,
-		description: 'Starts the workflow when Field Ops records are created, changed or deleted (reporting API)',
+		description: DESCRIPTION,
 		defaults: { name: 'Field Ops Trigger' },
 		polling: true,
 		inputs: [],

@@ -93,6 +93,11 @@ function resolveDisplay(
 	let shows = true;
 	for (const kind of ['show', 'hide'] as const) {
 		for (const [key, listed] of Object.entries(display?.[kind] ?? {})) {
+			// n8n reads `@feature` from the node's declared features; these nodes declare none: never a match.
+			if (key === '@feature') {
+				if (kind === 'show') shows = false;
+				continue;
+			}
 			// `@version` everywhere; a selector at the root, or from inside a collection with its slash.
 			const root = key.startsWith('/') ? key.slice(1) : nested && key !== '@version' ? undefined : key;
 			if (root === undefined || !(root in choice)) {
