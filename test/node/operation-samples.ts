@@ -90,6 +90,9 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'employee.setTags': { parameters: { employee, tags: { assignment: [{ tagName: 'Førstehjelp' }] } } },
 		'employee.update': { parameters: { employee, updateFields: { workTitle: 'Foreman' } } },
 		'employee.updateEmployment': { parameters: { employee, employmentUpdate: { department: 'Nord' } } },
+		'employee.upsert': {
+			parameters: { employeeNumber: person.employeeNumber, additionalFields: { workTitle: 'Foreman' } },
+		},
 		'lookup.downloadFile': { parameters: { fileReferenceId: 'no-such-file' } },
 		'lookup.getMachineTypes': { parameters: {} },
 		'lookup.getProject': { parameters: { project: rl('id', project.id) } },
