@@ -5,13 +5,14 @@ import {
 	type IDisplayOptions,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { shown } from './display';
 import { FieldOpsFailure, failureDetails, nodeError, settle } from './errors';
 import { labelsOf, type Field } from './fields';
 import { Item, itemName } from './items';
-import { expectList, isNotFound, recordAt } from './lookups';
+import { expectList, isNotFound, locatorValue, recordAt } from './lookups';
 import { ownCompanyId } from './projects';
 import { sendJson, type FieldOpsContext } from './transport';
 import { isBlank } from './values';
@@ -86,6 +87,8 @@ export interface UpsertFieldOptions {
 	createOnly?: Record<string, string>;
 	/** Fields (by name) left out. */
 	omit?: string[];
+	/** Property settings (by field name) that read differently here: a description, a hint. */
+	reworded?: Record<string, Partial<INodeProperties>>;
 }
 
 const CREATE_HINT = 'Needed when the record is new. An existing record keeps its value when this is empty.';
@@ -98,7 +101,7 @@ const CREATE_HINT = 'Needed when the record is new. An existing record keeps its
 export function fieldsForUpsert(
 	display: IDisplayOptions,
 	createFields: Field[],
-	{ keys = {}, createOnly = {}, omit = [] }: UpsertFieldOptions,
+	{ keys = {}, createOnly = {}, omit = [], reworded = {} }: UpsertFieldOptions,
 ): Field[] {
 	return createFields
 		.filter((field) => !omit.includes(field.property.name))
@@ -115,6 +118,7 @@ export function fieldsForUpsert(
 					...(key ?? {}),
 					required: Boolean(key),
 					...(hint ? { hint } : {}),
+					...reworded[name],
 				},
 			});
 		});
@@ -172,6 +176,23 @@ function dateFields(fields: Field[]): Set<string> {
 		else if (field.property.type === 'dateTime') names.add(field.as ?? field.property.name);
 	}
 	return names;
+}
+
+/**
+ * The key of a record known by one number (an employee, project or machine number): the item's company, if the
+ * resource has one (a locator named `companyId`), is part of it, as numbers are unique per company.
+ */
+export function numberKey(item: Item, field: Field, what: string, withCompany = false): UpsertKey {
+	const number = keyText(item, field);
+	const name = field.as ?? field.property.name;
+	const company = withCompany ? locatorValue(item.param('companyId')).value : undefined;
+	return {
+		id: `${company ?? ''}\u0000${number}`,
+		name: `${what} ${number}`,
+		json: { [name]: number },
+		fields: [name],
+		company,
+	};
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -627,24 +648,20 @@ async function readByNumber(context: FieldOpsContext, spec: NumberLookUp, entry:
 }
 
 /**
- * Records by number for a batch. A few items: one read per item by number (the service's own rule decides which
- * company's record a number names). More: one list read per company the items name (the list may show the
- * company only, or the whole company structure: a list of several companies is narrowed to the company chosen, or
- * to the credential's own); a company the list does not show is read per item.
+ * Records by number for a batch. A few items of the credential's own company: one read per item by number (the
+ * service's own rule decides which company's record a number names). More, or a company chosen: one list read.
+ * The list may show the company only or its whole structure: a number found in several companies is narrowed to
+ * the company chosen, or to the credential's own (as the by-number route answers the own company's first); a
+ * chosen company the list does not show is read per item. Where the list takes a company (v4 users), it is asked
+ * for that company's records.
  */
 export async function lookUpByNumber(
 	context: IExecuteFunctions,
 	spec: NumberLookUp,
 	entries: Entry[],
 ): Promise<Found[]> {
-	if (entries.length <= READ_EACH_UP_TO) {
-		const found: Found[] = [];
-		for (const entry of entries) found.push(await readByNumber(context, spec, entry));
-		return found;
-	}
 	const lists = new Map<string, Promise<IDataObject[]>>();
-	const listOf = async (company: string) => {
-		const query = company !== '' && spec.list.companyQuery ? company : '';
+	const listOf = async (query: string) => {
 		if (!lists.has(query))
 			lists.set(
 				query,
@@ -661,24 +678,28 @@ export async function lookUpByNumber(
 			);
 		return await (lists.get(query) as Promise<IDataObject[]>);
 	};
+	const fewItems = entries.length <= READ_EACH_UP_TO;
 	let own: string | undefined;
 	const found: Found[] = [];
 	for (const entry of entries) {
 		const company = entry.key.company ?? '';
-		const list = await listOf(company);
-		const companies = new Set(list.map(companyOf).filter(Boolean));
-		let scope = company;
-		if (scope === '' && companies.size > 1) scope = own ??= await ownCompanyId(context);
-		if (scope !== '' && !companies.has(scope) && !(spec.list.companyQuery && company !== '')) {
+		const byCompany = company !== '' && spec.list.companyQuery !== undefined;
+		// A company chosen is looked for in the list first: the by-number route may answer the own company only.
+		if (fewItems && company === '') {
 			found.push(await readByNumber(context, spec, entry));
 			continue;
 		}
+		const list = await listOf(byCompany ? company : '');
 		const number = spec.number(entry);
-		const matches = list.filter(
-			(record) =>
-				String(spec.numberOf(record) ?? '') === number &&
-				(scope === '' || companyOf(record) === undefined || companyOf(record) === scope),
-		);
+		let matches = list.filter((record) => String(spec.numberOf(record) ?? '') === number);
+		let scope = byCompany ? '' : company;
+		if (scope !== '' && !list.some((record) => companyOf(record) === scope)) {
+			found.push(await readByNumber(context, spec, entry));
+			continue;
+		}
+		if (scope === '' && !byCompany && new Set(matches.map(companyOf)).size > 1)
+			scope = own ??= await ownCompanyId(context);
+		if (scope !== '') matches = matches.filter((record) => [undefined, scope].includes(companyOf(record)));
 		found.push(single(matches, spec.what, number));
 	}
 	return found;

@@ -10,7 +10,7 @@ import {
 	READ_EACH_UP_TO,
 	eachAlone,
 	fieldsForUpsert,
-	keyText,
+	numberKey,
 	onlyChangesField,
 	recordId,
 	runUpsert,
@@ -91,15 +91,7 @@ const spec: UpsertSpec = {
 	createOnly: ['employment'],
 	// PATCH changes only the profile fields the spec lists: those of Update.
 	patchable: Object.keys(labelsOf(update.fields)),
-	keyOf: async (item) => {
-		const number = keyText(item, KEY);
-		return {
-			id: number,
-			name: `employee ${number}`,
-			json: { employeeNumber: number },
-			fields: ['employeeNumber'],
-		};
-	},
+	keyOf: async (item) => numberKey(item, KEY, 'employee'),
 	lookUp,
 	createBody: async ({ item }) => {
 		const request = await fromFields(FIELDS, item);
