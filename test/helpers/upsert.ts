@@ -1,14 +1,12 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { N8nHarness, type RunResult } from '../harness';
+import { N8nHarness, type RunResult, type WorkflowJson } from '../harness';
 import { call, type RunningSandbox } from './sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from './workflows';
 
 /** What each Create or Update output item says: `created`, `updated`, `unchanged` or `failed` (an error item's details). */
-export const results = (run: RunResult) =>
-	run.items['Field Ops'].map(
-		(item) => item.json.result ?? (item.json.details as IDataObject | undefined)?.result,
-	);
+export const results = (run: RunResult, node = 'Field Ops') =>
+	run.items[node].map((item) => item.json.result ?? (item.json.details as IDataObject | undefined)?.result);
 
 /** The items of rows (each row an item's JSON, as Extract from File gives a CSV's rows). */
 export const rows = (...list: IDataObject[]): INodeExecutionData[] => list.map((json) => ({ json }));
@@ -37,6 +35,9 @@ export function upsertRunner(sb: () => RunningSandbox, resource: string) {
 				fieldOpsWorkflow({ resource, operation: 'upsert', ...parameters }, { continueOnFail }),
 				{ triggerItems: items },
 			),
+		/** A whole workflow (an example), its first node given the items. */
+		runWorkflow: async (workflow: WorkflowJson, items: INodeExecutionData[]) =>
+			await harness.run(workflow, { triggerItems: items }),
 		/** Requests the sandbox received, by route (`GET /api/…/{id}`), without the token's. */
 		requests: async (): Promise<Record<string, number>> => {
 			const { requests } = (await call(sb().coreUrl, '/__sandbox/stats')).body as {
