@@ -56,9 +56,11 @@ describe('Machine → Create or Update (issue #32)', () => {
 		expect(items.length).toBeGreaterThan(10);
 		const run = await node.run(MAPPING, items, true);
 		expect(run.error).toBeUndefined();
-		expect(results(run)).toEqual(
-			existing.map((m) => (m === equipment ? 'updated' : 'unchanged')).concat(['created', 'created']),
-		);
+		expect(results(run)).toEqual([
+			...existing.map((m) => (m === equipment ? 'updated' : 'unchanged')),
+			'created',
+			'created',
+		]);
 		const out = run.items['Field Ops'];
 		expect(out[existing.indexOf(equipment)].json).toMatchObject({
 			result: 'updated',

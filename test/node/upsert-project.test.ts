@@ -34,7 +34,7 @@ describe('Project → Create or Update (issue #32)', () => {
 		number: p.projectNumber,
 		name: p.name,
 		active: p.active,
-		start: p.startDate,
+		start: p.startDate as string,
 		hours: '',
 	});
 
@@ -50,9 +50,10 @@ describe('Project → Create or Update (issue #32)', () => {
 		expect(items.length).toBeGreaterThan(10);
 		const run = await node.run(MAPPING, items, true);
 		expect(run.error).toBeUndefined();
-		expect(results(run)).toEqual(
-			existing.map((_, i) => (i === 2 ? 'updated' : 'unchanged')).concat(Array(4).fill('created')),
-		);
+		expect(results(run)).toEqual([
+			...existing.map((_, i) => (i === 2 ? 'updated' : 'unchanged')),
+			...Array(4).fill('created'),
+		]);
 		expect(run.items['Field Ops'][2].json).toMatchObject({
 			result: 'updated',
 			id: existing[2].id,

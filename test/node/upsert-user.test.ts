@@ -66,9 +66,7 @@ describe('User (Legacy) → Create or Update (issue #32)', () => {
 		);
 		const run = await node.run({ ...MAPPING, dateFormat: 'yyyy-MM-dd' }, items, true);
 		expect(run.error).toBeUndefined();
-		expect(results(run)).toEqual(
-			existing.map((_, i) => (i === 5 ? 'updated' : 'unchanged')).concat('created'),
-		);
+		expect(results(run)).toEqual([...existing.map((_, i) => (i === 5 ? 'updated' : 'unchanged')), 'created']);
 		expect(run.items['Field Ops'][5].json).toMatchObject({
 			result: 'updated',
 			id: existing[5].companyProfileId,

@@ -45,7 +45,7 @@ describe('Work Order → Create or Update (issue #32)', () => {
 		world().variant.taskNumber === 'externalId' ? t.externalId : String(t.taskNumber);
 	const rowOf = (p: Project, t: Task): IDataObject => ({
 		project: p.projectNumber,
-		erpProject: p.externalProjectNumber,
+		erpProject: p.externalProjectNumber as string,
 		number: numberOf(t),
 		externalId: t.externalId,
 		name: t.name,
@@ -92,7 +92,7 @@ describe('Work Order → Create or Update (issue #32)', () => {
 		const items = rows(
 			...existing.map((t, i) => (i === 0 ? { ...rowOf(p, t), active: false } : rowOf(p, t))),
 			...Array.from({ length: 10 }, (_, i) => ({
-				erpProject: p.externalProjectNumber,
+				erpProject: p.externalProjectNumber as string,
 				externalId: `ERP-${i}`,
 				name: `Fra ERP ${i}`,
 			})),
@@ -121,10 +121,10 @@ describe('Work Order → Create or Update (issue #32)', () => {
 		const run = await node.run(
 			BY_EXTERNAL_IDS,
 			rows(
-				{ erpProject: p.externalProjectNumber, externalId: 'ERP-1', name: 'Ny' },
-				{ erpProject: p.externalProjectNumber, externalId: '', name: 'Uten' },
+				{ erpProject: p.externalProjectNumber as string, externalId: 'ERP-1', name: 'Ny' },
+				{ erpProject: p.externalProjectNumber as string, externalId: '', name: 'Uten' },
 				{ erpProject: 'ERP-FINNES-IKKE', externalId: 'X-1', name: 'Ingen prosjekt' },
-				{ erpProject: p.externalProjectNumber, externalId: 'ERP-1', name: 'Igjen' },
+				{ erpProject: p.externalProjectNumber as string, externalId: 'ERP-1', name: 'Igjen' },
 			),
 			true,
 		);
