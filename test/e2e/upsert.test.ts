@@ -96,9 +96,15 @@ describe('real n8n: the nightly HR example (issue #32)', () => {
 		const first = await run();
 		expect(first.status).toBe('success');
 		expect(summary(first)).toEqual({ unchanged: 14, updated: 1, created: 2 });
-		const [failed] = nodeOutput(first, 'Failed');
-		expect(failed).toMatchObject({ count_error: 2 });
-		expect(String(failed.concatenated_details_employeeNumber ?? Object.values(failed)[1])).toContain('HR-3');
+		// The row without a number and HR-3, whose mobile Field Ops refuses: counted, HR-3 named.
+		expect(nodeOutput(first, 'Failed')).toEqual([
+			{ count_error: 2, concatenated_details_employeeNumber: 'HR-3' },
+		]);
+		const refused = first.data.resultData.runData['Create or update in Field Ops'][0].data.main[1];
+		expect(refused.map((item: { json: { error: string } }) => item.json.error)).toEqual([
+			expect.stringMatching(/^Employee Number to Match On is empty/),
+			expect.stringMatching(/^Employee HR-3: Field Ops refused the request: Phone/),
+		]);
 		const people = [...world.people.values()];
 		expect(people.find((p) => p.employeeNumber === staff[2].employeeNumber)?.lastName).toBe('Nyberg, Hansen');
 		expect(people.find((p) => p.employeeNumber === 'HR-2')).toMatchObject({ workTitle: 'Formann "bas"' });

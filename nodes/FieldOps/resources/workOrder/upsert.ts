@@ -208,8 +208,9 @@ async function lookUp(context: IExecuteFunctions, entries: Entry[]): Promise<Fou
 }
 
 /** The project a new work order goes to: its ID and company (the API takes only the project's company). */
-async function projectOf(context: IExecuteFunctions, entry: Entry): Promise<IDataObject> {
+async function projectOf(entry: Entry): Promise<IDataObject> {
 	const { item } = entry;
+	const { context } = item;
 	if (!('externalId' in entry.key.json)) {
 		const number = text(entry, 'projectNumber');
 		return await item.shared(
@@ -252,14 +253,14 @@ async function projectOf(context: IExecuteFunctions, entry: Entry): Promise<IDat
 	);
 }
 
-const spec = (context: IExecuteFunctions): UpsertSpec => ({
+const spec: UpsertSpec = {
 	what: 'work order',
 	fields: FIELDS,
 	keyOf,
 	lookUp,
 	createBody: async (entry) => {
 		const body = (await fromFields(FIELDS, entry.item)).body;
-		const project = await projectOf(context, entry);
+		const project = await projectOf(entry);
 		const number = String(entry.key.json.projectNumber ?? entry.key.json.externalProjectNumber);
 		return {
 			// Active as Create makes it: on, unless set.
@@ -269,7 +270,7 @@ const spec = (context: IExecuteFunctions): UpsertSpec => ({
 			companyId: idOf(project, 'companyId', 'project', number),
 		};
 	},
-	create: async (_context, entries) =>
+	create: async (context, entries) =>
 		await eachAlone(
 			entries,
 			async ({ body, item }) =>
@@ -281,7 +282,7 @@ const spec = (context: IExecuteFunctions): UpsertSpec => ({
 					itemIndex: item.index,
 				}),
 		),
-	update: async (_context, entries) =>
+	update: async (context, entries) =>
 		await eachAlone(
 			entries,
 			async ({ record, changes, item }) =>
@@ -295,7 +296,7 @@ const spec = (context: IExecuteFunctions): UpsertSpec => ({
 				}),
 		),
 	idOf: (record) => recordId(record),
-});
+};
 
 export const upsert: CodeOperation = {
 	name: 'Create or Update',
@@ -329,5 +330,5 @@ export const upsert: CodeOperation = {
 		{ method: 'POST', path: TASKS },
 		{ method: 'PATCH', path: ONE_WORK_ORDER },
 	],
-	execute: async (context) => await runUpsert(context, spec(context)),
+	execute: async (context) => await runUpsert(context, spec),
 };
