@@ -288,6 +288,16 @@ export function sameValue(sent: unknown, read: unknown, isDate = false): boolean
 // ---------------------------------------------------------------------------------------------------------------
 // The run
 
+/** An item whose parameters n8n resolves once: its key, the compare and a create all read the same fields. */
+class RunItem extends Item {
+	private readonly params = new Map<string, unknown>();
+
+	override param<T = unknown>(name: string): T | null {
+		if (!this.params.has(name)) this.params.set(name, super.param(name));
+		return this.params.get(name) as T | null;
+	}
+}
+
 type Plan =
 	| { state: 'failed'; error: unknown; key?: UpsertKey }
 	| { state: 'pending'; entry: Entry; values: IDataObject }
@@ -377,7 +387,7 @@ export async function runUpsert(
 
 	// 1. The key and the mapped values of each item, checked before anything is sent.
 	for (let index = 0; index < count; index++) {
-		const item = new Item(context, index);
+		const item = new RunItem(context, index);
 		let key: UpsertKey | undefined;
 		try {
 			key = await spec.keyOf(item);
@@ -612,6 +622,19 @@ export function single(
 	};
 }
 
+/** The records of a list by the number each carries (several where a number repeats): one pass for a batch. */
+export function byNumber(
+	list: IDataObject[],
+	numberOf: (record: IDataObject) => unknown,
+): Map<string, IDataObject[]> {
+	const index = new Map<string, IDataObject[]>();
+	for (const record of list) {
+		const number = String(numberOf(record) ?? '');
+		index.set(number, [...(index.get(number) ?? []), record]);
+	}
+	return index;
+}
+
 /** The text of a key field, trimmed; refused when empty, naming the field by its label. */
 export function keyText(item: Item, field: Field): string {
 	const raw = item.param(field.property.name);
@@ -660,13 +683,13 @@ export async function lookUpByNumber(
 	spec: NumberLookUp,
 	entries: Entry[],
 ): Promise<Found[]> {
-	const lists = new Map<string, Promise<IDataObject[]>>();
+	const lists = new Map<string, Promise<{ list: IDataObject[]; index: Map<string, IDataObject[]> }>>();
 	const listOf = async (query: string) => {
 		if (!lists.has(query))
 			lists.set(
 				query,
-				(async () =>
-					expectList(
+				(async () => {
+					const list = expectList(
 						await sendJson(context, {
 							method: 'GET',
 							path: spec.list.path,
@@ -674,9 +697,11 @@ export async function lookUpByNumber(
 							what: spec.what,
 						}),
 						spec.what,
-					))(),
+					);
+					return { list, index: byNumber(list, spec.numberOf) };
+				})(),
 			);
-		return await (lists.get(query) as Promise<IDataObject[]>);
+		return await (lists.get(query) as Promise<{ list: IDataObject[]; index: Map<string, IDataObject[]> }>);
 	};
 	const fewItems = entries.length <= READ_EACH_UP_TO;
 	let own: string | undefined;
@@ -689,9 +714,9 @@ export async function lookUpByNumber(
 			found.push(await readByNumber(context, spec, entry));
 			continue;
 		}
-		const list = await listOf(byCompany ? company : '');
+		const { list, index } = await listOf(byCompany ? company : '');
 		const number = spec.number(entry);
-		let matches = list.filter((record) => String(spec.numberOf(record) ?? '') === number);
+		let matches = index.get(number) ?? [];
 		let scope = byCompany ? '' : company;
 		if (scope !== '' && !list.some((record) => companyOf(record) === scope)) {
 			found.push(await readByNumber(context, spec, entry));

@@ -8,6 +8,7 @@ import { fromFields, type CodeOperation } from '../../shared/operation';
 import { sendJson } from '../../shared/transport';
 import {
 	READ_EACH_UP_TO,
+	byNumber,
 	eachAlone,
 	fieldsForUpsert,
 	numberKey,
@@ -63,24 +64,27 @@ async function employees(context: IExecuteFunctions, number?: string, itemIndex?
 }
 
 const numberOf = (entry: Entry) => String(entry.key.json.employeeNumber);
-const withNumber = (list: IDataObject[], number: string): Found =>
-	single(
-		list.filter((employee) => String(employee.employeeNumber ?? '') === number),
-		'employee',
-		number,
-		'Employee numbers are unique in the company structure: check the number in Field Ops.',
-	);
+const withNumber = (list: IDataObject[]) => {
+	const index = byNumber(list, (employee) => employee.employeeNumber);
+	return (number: string): Found =>
+		single(
+			index.get(number) ?? [],
+			'employee',
+			number,
+			'Employee numbers are unique in the company structure: check the number in Field Ops.',
+		);
+};
 
 /** A few employees: one filtered read each; more: the whole list once. */
 async function lookUp(context: IExecuteFunctions, entries: Entry[]): Promise<Found[]> {
 	if (entries.length > READ_EACH_UP_TO) {
-		const list = await employees(context);
-		return entries.map((entry) => withNumber(list, numberOf(entry)));
+		const find = withNumber(await employees(context));
+		return entries.map((entry) => find(numberOf(entry)));
 	}
 	const found: Found[] = [];
 	for (const entry of entries) {
 		const read = await settle(async () => await employees(context, numberOf(entry), entry.item.index));
-		found.push('error' in read ? { error: read.error } : withNumber(read.value, numberOf(entry)));
+		found.push('error' in read ? { error: read.error } : withNumber(read.value)(numberOf(entry)));
 	}
 	return found;
 }
