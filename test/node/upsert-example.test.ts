@@ -53,25 +53,6 @@ describe('examples: nightly employees from the HR system’s CSV file', () => {
 		});
 	});
 
-	it('places no node on a sticky note', () => {
-		const box = (n: (typeof example.nodes)[number]) => {
-			const [x, y] = n.position;
-			const sticky = n.type === 'n8n-nodes-base.stickyNote';
-			const width = sticky ? Number(n.parameters.width) : 100;
-			const height = sticky ? Number(n.parameters.height) : 100;
-			return { x, y, right: x + width, bottom: y + height, sticky, name: n.name };
-		};
-		const boxes = example.nodes.map(box);
-		for (const note of boxes.filter((b) => b.sticky))
-			for (const other of boxes.filter((b) => b !== note))
-				expect({
-					note: note.name,
-					other: other.name,
-					overlaps:
-						other.x < note.right && note.x < other.right && other.y < note.bottom && note.y < other.bottom,
-				}).toMatchObject({ overlaps: false });
-	});
-
 	it('creates the new, updates the changed, leaves the rest and lists the refused rows; the next night writes nothing', async () => {
 		const staff = people()
 			.filter((p) => p.companyId === own())
