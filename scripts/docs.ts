@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { RESOURCES } from '../nodes/FieldOps/resources';
-import { requestsOf } from '../nodes/FieldOps/shared/operation';
+import { requestsOf } from '../nodes/FieldOps/operations/operation';
 
 const ROOT = join(__dirname, '..');
 export const README = join(ROOT, 'README.md');

@@ -6,9 +6,9 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { testFieldOpsCredential } from './shared/credentialTest';
-import { describeResources, subtitleOf } from './shared/describe';
-import { execute } from './shared/operation';
+import { testFieldOpsCredential } from './transport/credentialTest';
+import { describeResources, subtitleOf } from './operations/describe';
+import { execute } from './operations/operation';
 import { RESOURCES } from './resources';
 import { listSearch, loadOptions } from './methods';
 

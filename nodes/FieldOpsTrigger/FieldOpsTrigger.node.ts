@@ -7,13 +7,14 @@ import {
 } from 'n8n-workflow';
 
 import { searchProjects } from '../FieldOps/methods';
-import { testFieldOpsCredential } from '../FieldOps/shared/credentialTest';
-import { reportFiltersProperty } from '../FieldOps/shared/reportFilters';
-import { REPORT_FEEDS } from '../FieldOps/shared/reports';
+import { testFieldOpsCredential } from '../FieldOps/transport/credentialTest';
+import { reportFiltersProperty } from '../FieldOps/reporting/filters';
+import { feedValues, REPORT_FEEDS } from '../FieldOps/reporting/feeds';
 import { pollFeed } from './poll';
 import { eventAction, eventNotice, TRIGGER_SUBTITLE } from './wording';
 
-const TOMBSTONE_FEEDS = REPORT_FEEDS.filter((feed) => feed.tombstones).map((feed) => feed.value);
+const TOMBSTONE_FEEDS = feedValues((feed) => feed.tombstones);
+const ROAD_REFERENCE_FEEDS = feedValues((feed) => feed.awaitsRoadReference !== undefined);
 
 export class FieldOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -130,7 +131,7 @@ export class FieldOpsTrigger implements INodeType {
 						type: 'number',
 						default: 60,
 						typeOptions: { minValue: 1 },
-						displayOptions: { show: { '/feed': ['images'], waitForRoadReference: [true] } },
+						displayOptions: { show: { '/feed': ROAD_REFERENCE_FEEDS, waitForRoadReference: [true] } },
 						description: 'How long to wait for the road reference before emitting the image without it',
 					},
 					{
@@ -138,7 +139,7 @@ export class FieldOpsTrigger implements INodeType {
 						name: 'waitForRoadReference',
 						type: 'boolean',
 						default: false,
-						displayOptions: { show: { '/feed': ['images'] } },
+						displayOptions: { show: { '/feed': ROAD_REFERENCE_FEEDS } },
 						description:
 							'Whether to hold back new images with coordinates until Field Ops has filled in their road reference (normally seconds after upload)',
 					},

@@ -5,11 +5,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { instantOrNaN } from '../FieldOps/shared/dates';
-import { nodeError } from '../FieldOps/shared/errors';
-import { readReportPages } from '../FieldOps/shared/pagination';
-import { reportFilterQuery } from '../FieldOps/shared/reportFilters';
-import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
+import { instantOrNaN } from '../FieldOps/parameters/dates';
+import { nodeError } from '../FieldOps/transport/errors';
+import { readReportPages } from '../FieldOps/reporting/pages';
+import { reportFilterQuery } from '../FieldOps/reporting/filters';
+import { CREATED_FIELD, REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/feeds';
 import {
 	applyRead,
 	beginPoll,
@@ -94,16 +94,12 @@ async function timedRead(
 }
 
 /**
- * Images with coordinates whose road reference is not filled in yet wait (the cursor holds them and everything
- * after them back) until it is, or until the timeout: the enrichment runs a few seconds after upload and users
- * want it in the first emission.
+ * Records whose road reference is not filled in yet (images with coordinates) wait (the cursor holds them and
+ * everything after them back) until it is, or until the timeout: the enrichment runs a few seconds after upload
+ * and users want it in the first emission.
  */
-function awaitingRoadReference(now: number, timeoutMs: number) {
-	return (record: Row) =>
-		typeof record.latitude === 'number' &&
-		typeof record.longitude === 'number' &&
-		(record.roadReference === null || record.roadReference === undefined) &&
-		now - Date.parse(String(record.createdDateTime)) < timeoutMs;
+function awaitingRoadReference(awaits: (record: Row) => boolean, now: number, timeoutMs: number) {
+	return (record: Row) => awaits(record) && now - Date.parse(String(record[CREATED_FIELD])) < timeoutMs;
 }
 
 const toItem = (event: TriggerEvent, record: Row): INodeExecutionData => ({
@@ -130,8 +126,9 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 	if (cursorOptions.events.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Select at least one event');
 	const definition = cursorFeed(feed);
-	if (feed.value === 'images' && options.waitForRoadReference) {
+	if (feed.awaitsRoadReference && options.waitForRoadReference) {
 		definition.holdBack = awaitingRoadReference(
+			feed.awaitsRoadReference,
 			Date.now(),
 			(options.roadReferenceTimeoutSeconds ?? 60) * 1000,
 		);

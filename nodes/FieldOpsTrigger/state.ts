@@ -1,3 +1,5 @@
+import { MAX_CHUNK_LIMIT } from '../FieldOps/reporting/feeds';
+
 export type TriggerEvent = 'new' | 'changed' | 'deleted';
 
 export type StartFrom = { from: 'now' } | { from: 'date'; date: number } | { from: 'everything' };
@@ -155,7 +157,6 @@ export const BISECT = 4;
 export const SPARSE_GROWTH = 16;
 /** A poll ends once less than this share of the cap is left (another read would mostly fetch what waits). */
 export const MIN_LEFT = 0.25;
-export const MAX_CHUNK_LIMIT = 10_000;
 
 export interface Version<T> {
 	record: T;
@@ -170,6 +171,9 @@ export const overlapOf = (options: CursorOptions) => Math.max(0, options.overlap
 export const capOf = (options: CursorOptions) =>
 	options.maxPerPoll >= 1 ? Math.floor(options.maxPerPoll) : 1;
 export const modeOf = <T>(feed: Feed<T>) => (feed.modifiedAt ? 'modified' : 'polled');
+/** The reporting API's one page-size ceiling, for the planner. */
+export { MAX_CHUNK_LIMIT };
+
 export const chunk = (records: number) => Math.min(Math.max(1, Math.ceil(records)), MAX_CHUNK_LIMIT);
 export const windowed = <T>(state: CursorState, feed: Feed<T>) => state.mode === 'polled' || !feed.ordered;
 

@@ -1,6 +1,6 @@
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
-import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/shared/reports';
+import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/feeds';
 import { newestForTest, type CursorOptions, type Feed, type TriggerEvent } from './cursor';
 
 /** What the trigger says to people: its actions in the node creator, its subtitle, and its test-event messages. */

@@ -1,6 +1,6 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import type { RunningSandbox } from '../helpers/sandbox';
 
 export interface Sample {

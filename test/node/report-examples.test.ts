@@ -5,7 +5,7 @@
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import type { WorkflowJson } from '../harness';
 import { N8nHarness } from '../harness';
 import { csvRecords } from '../helpers/csv';

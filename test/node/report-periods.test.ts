@@ -5,11 +5,11 @@
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { periodWindow, type PeriodName } from '../../nodes/FieldOps/resources/report/period';
-import { columnName, crc32, crc32Combine, serialOf } from '../../nodes/FieldOps/resources/report/xlsx';
-import { instantOrNaN } from '../../nodes/FieldOps/shared/dates';
+import { columnName, crc32, crc32Combine, serialOf } from '../../nodes/FieldOps/resources/report/output/xlsx';
+import { instantOrNaN } from '../../nodes/FieldOps/parameters/dates';
 import { RESOURCES } from '../../nodes/FieldOps/resources';
-import { subtitleOf } from '../../nodes/FieldOps/shared/describe';
-import { addDays, isoDay, isoInZone } from '../../nodes/FieldOps/shared/zones';
+import { subtitleOf } from '../../nodes/FieldOps/operations/describe';
+import { addDays, isoDay, isoInZone } from '../../nodes/FieldOps/parameters/zones';
 import { N8nHarness } from '../harness';
 import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';

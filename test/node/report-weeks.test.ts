@@ -11,8 +11,8 @@
  */
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
-import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
-import { addDays, dayOf, instantOf, isoDay, isoInZone, wallAt } from '../../nodes/FieldOps/shared/zones';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
+import { addDays, dayOf, instantOf, isoDay, isoInZone, wallAt } from '../../nodes/FieldOps/parameters/zones';
 import { N8nHarness, type WorkflowJson } from '../harness';
 import { fakeDateOnly } from '../helpers/fake-date';
 import { call, useSandbox } from '../helpers/sandbox';

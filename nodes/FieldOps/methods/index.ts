@@ -6,9 +6,8 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { nodeError } from '../shared/errors';
-import { ownCompanyId } from '../shared/projects';
-import { projectSummary, type ProjectSummary } from '../shared/summaries';
+import { nodeError } from '../transport/errors';
+import { ownCompanyId, projectSummary, type ProjectSummary } from '../lookups/projects';
 import { label, matches, opening, page, readList } from './pages';
 import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';
 

@@ -1,4 +1,4 @@
-import type { Resource } from '../shared/operation';
+import type { Resource } from '../operations/operation';
 import { certificateResource } from './certificate';
 import { documentResource } from './document';
 import { employeeResource } from './employee';

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { changeEmployeeNumber } from './changeEmployeeNumber';
 import { changePhoneNumber } from './changePhoneNumber';
 import { checkDeletable } from './checkDeletable';

@@ -1,27 +1,22 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import { settle } from '../../shared/errors';
-import { labelsOf, notice } from '../../shared/fields';
-import { expectList } from '../../shared/lookups';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { on, shown, labelsOf, notice } from '../../parameters/field';
+import { settle } from '../../transport/errors';
+import { expectList } from '../../lookups/records';
+import { READ_EACH_UP_TO, byNumber, recordId, single, type Found } from '../../lookups/numbers';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import {
-	READ_EACH_UP_TO,
-	byNumber,
 	eachAlone,
 	fieldsForUpsert,
 	numberKey,
 	onlyChangesField,
-	recordId,
 	runUpsert,
-	single,
 	type Entry,
-	type Found,
 	type UpsertSpec,
-} from '../../shared/upsert';
+} from '../../operations/upsert';
 import { create } from './create';
-import { EMPLOYEES, ONE_EMPLOYEE } from './fields';
+import { EMPLOYEES, ONE_EMPLOYEE } from './common';
 import { update } from './update';
 
 const ON = on('employee', 'upsert');

@@ -1,14 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched } from '../../shared/batch';
-import { settle } from '../../shared/errors';
-import { notice } from '../../shared/fields';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { batchSizeField, runBatched } from '../../operations/batch';
+import { settle } from '../../transport/errors';
+import { notice, on, shown } from '../../parameters/field';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+import { MACHINES, NEW_MACHINE_FIELDS } from './common';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../shared/display';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;
 const batchSize = shown(on('machine', 'createMany'), batchSizeField());

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { checkDeletable } from './checkDeletable';
 import { create } from './create';
 import { createMany } from './createMany';

@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched } from '../../shared/batch';
-import { notice } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { machineLocator } from '../../shared/locators';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { batchSizeField, runBatched } from '../../operations/batch';
+import { notice, on, shown } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { machineLocator } from '../../parameters/locators';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, ONE_MACHINE, updateFields } from './fields';
+import { MACHINES, ONE_MACHINE, updateFields } from './common';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../shared/display';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;
 /** Set through Update ESG only, or stamped by Field Ops: never sent back. */

@@ -1,23 +1,21 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, DEFAULT_BATCH_SIZE, type ItemOutcome } from '../../shared/batch';
-import { on, shown } from '../../shared/display';
-import { FieldOpsFailure, settle } from '../../shared/errors';
-import { notice } from '../../shared/fields';
-import { LOOKUP_PATHS } from '../../shared/lookups';
-import { fromFields, type CodeOperation } from '../../shared/operation';
+import { batchSizeField, DEFAULT_BATCH_SIZE, type ItemOutcome } from '../../operations/batch';
+import { on, shown, notice } from '../../parameters/field';
+import { FieldOpsFailure, settle } from '../../transport/errors';
+import { LOOKUP_PATHS } from '../../lookups/records';
+import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { fromFields, type CodeOperation } from '../../operations/operation';
 import {
 	fieldsForUpsert,
-	lookUpByNumber,
 	numberKey,
 	onlyChangesField,
-	recordId,
 	runUpsert,
 	type UpsertSpec,
 	type Written,
-} from '../../shared/upsert';
+} from '../../operations/upsert';
 import { sendCreateArray } from './createMany';
-import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+import { MACHINES, NEW_MACHINE_FIELDS } from './common';
 import { sendUpdateArray, withChanges } from './updateMany';
 
 const ON = on('machine', 'upsert');
@@ -95,9 +93,12 @@ const spec: UpsertSpec = {
 				list: { path: MACHINES },
 				byNumber: { path: LOOKUP_PATHS.machineByNumber, param: 'machineNumber', label: 'Machine' },
 				numberOf: (record) => record.machineNumber,
-				number: (entry) => String(entry.key.json.machineNumber),
 			},
-			entries,
+			entries.map(({ item, key }) => ({
+				item,
+				number: String(key.json.machineNumber),
+				company: key.company,
+			})),
 		),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: async (context, entries) =>

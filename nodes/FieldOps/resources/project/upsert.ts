@@ -1,22 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import { notice } from '../../shared/fields';
-import { LOOKUP_PATHS } from '../../shared/lookups';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { on, shown, notice } from '../../parameters/field';
+import { LOOKUP_PATHS } from '../../lookups/records';
+import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import {
 	eachAlone,
 	fieldsForUpsert,
-	lookUpByNumber,
 	numberKey,
 	onlyChangesField,
-	recordId,
 	runUpsert,
 	type UpsertSpec,
-} from '../../shared/upsert';
+} from '../../operations/upsert';
 import { create } from './create';
-import { ONE_PROJECT, PROJECTS } from './fields';
+import { ONE_PROJECT, PROJECTS } from './common';
 
 const ON = on('project', 'upsert');
 
@@ -50,9 +48,12 @@ const spec: UpsertSpec = {
 				list: { path: PROJECTS },
 				byNumber: { path: LOOKUP_PATHS.projectByNumber, param: 'projectNumber', label: 'Project' },
 				numberOf: (record) => record.projectNumber,
-				number: (entry) => String(entry.key.json.projectNumber),
 			},
-			entries,
+			entries.map(({ item, key }) => ({
+				item,
+				number: String(key.json.projectNumber),
+				company: key.company,
+			})),
 		),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: async (context, entries) =>

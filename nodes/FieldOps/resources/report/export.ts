@@ -1,15 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readLimit } from '../../shared/fields';
-import { forEachItem, type Item } from '../../shared/items';
-import type { CodeOperation } from '../../shared/operation';
-import { readReportPages } from '../../shared/pagination';
-import { reportFilterQuery } from '../../shared/reportFilters';
-import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
-import { timeoutOf } from '../../shared/transport';
-import { reportFields } from './fields';
-import { openOutput, type ExportSummary, type OutputOptions } from './output';
+import { readLimit, timeoutOf } from '../../parameters/limits';
+import { forEachItem, type Item } from '../../items/items';
+import type { CodeOperation } from '../../operations/operation';
+import { readReportPages } from '../../reporting/pages';
+import { reportFilterQuery } from '../../reporting/filters';
+import { reportFields } from './parameters';
+import { fileOutput } from './output/file';
+import { itemsOutput, pagesOutput, type OutputOptions } from './output/items';
+import type { ReportOutput, Shape } from './output/reportOutput';
+import { simplifier } from './simplify';
+import type { ExportSummary } from './summary';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
+import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 
 interface ReportOptions extends OutputOptions {
 	deletedRecords?: 'keep' | 'drop';
@@ -31,6 +34,25 @@ async function buildQuery(
 	const filters = (item.param<IDataObject>('filters') ?? {}) as IDataObject;
 	Object.assign(query, await reportFilterQuery(item.context, feed, filters, item.index));
 	return { query, window };
+}
+
+/**
+ * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record, its times in
+ * `timeZone`. `timeoutMs` bounds each file download (Items with Download Files).
+ */
+function openOutput(
+	item: Item,
+	feed: ReportFeed,
+	options: OutputOptions,
+	timeoutMs: number,
+	timeZone: string,
+): ReportOutput {
+	const shape: Shape =
+		item.param<boolean>('simplify') === true ? simplifier(feed, timeZone) : (record) => record;
+	const output = item.param<string>('output') ?? 'items';
+	if (output === 'file') return fileOutput(item, feed, shape);
+	if (output === 'pages') return pagesOutput(item, options, shape);
+	return itemsOutput(item, feed, options, shape, timeoutMs);
 }
 
 /** "Stopped at the Limit of 50: more time registrations exist. Turn on Return All to get every one." */

@@ -1,5 +1,5 @@
-import type { Resource } from '../../shared/operation';
-import { REPORT_FEEDS } from '../../shared/reports';
+import type { Resource } from '../../operations/operation';
+import { REPORT_FEEDS } from '../../reporting/feeds';
 import { exportOperation } from './export';
 import { PERIODS } from './period';
 
@@ -11,7 +11,7 @@ const operations = REPORT_FEEDS.map(exportOperation);
  */
 const SUBTITLE = `" · " + ($parameter["syncMode"] === "modifiedSince" || $parameter["listMode"] === "modifiedSince" ? "Changed Since" : $parameter["listMode"] ? "All Records" : (${JSON.stringify({ ...PERIODS, custom: 'From–To' })})[$parameter["period"]] || "From–To") + " · " + ($parameter["returnAll"] ? "all" : "first " + $parameter["limit"])`;
 
-/** One operation per reporting export, each defined by its row of the feeds table (shared/reports.ts). */
+/** One operation per reporting export, each defined by its row of the feeds table (reporting/feeds.ts). */
 export const reportResource: Resource = {
 	name: 'Report',
 	value: 'report',

@@ -1,6 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { addDays, dayOf, isoDay, isoInZone, startOfDay, wallAt, type CalendarDay } from '../../shared/zones';
+import {
+	addDays,
+	dayOf,
+	isoDay,
+	isoInZone,
+	startOfDay,
+	wallAt,
+	type CalendarDay,
+} from '../../parameters/zones';
 
 /** The periods people report on; `custom` is the From/To fields. Weeks start on Monday (ISO 8601). */
 export const PERIODS = {

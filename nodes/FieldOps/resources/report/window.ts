@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { typedInstant } from '../../shared/dates';
-import { FieldOpsFailure } from '../../shared/errors';
-import type { Item } from '../../shared/items';
-import { GUESSED } from '../../shared/reportColumns';
-import type { ReportFeed } from '../../shared/reports';
-import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt } from '../../shared/zones';
+import { typedInstant } from '../../parameters/dates';
+import { FieldOpsFailure } from '../../transport/errors';
+import type { Item } from '../../items/items';
+import { GUESSED } from '../../reporting/columns';
+import type { ReportFeed } from '../../reporting/feeds';
+import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt } from '../../parameters/zones';
 import {
 	describeDays,
 	describeInstants,

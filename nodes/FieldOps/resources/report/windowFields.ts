@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../../shared/fields';
+import type { Field } from '../../parameters/field';
 import { PERIODS, type PeriodName } from './period';
 
 /** Which records of a report: a period (or From/To), or those changed since a moment; the time zone of its dates. */

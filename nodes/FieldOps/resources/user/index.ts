@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { disable } from './disable';
 import { enable } from './enable';
 import { checkDeletable } from './checkDeletable';

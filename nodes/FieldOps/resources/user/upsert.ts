@@ -1,19 +1,17 @@
-import { on, shown } from '../../shared/display';
-import { notice } from '../../shared/fields';
-import { idOf, LOOKUP_PATHS } from '../../shared/lookups';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { on, shown, notice } from '../../parameters/field';
+import { idOf, LOOKUP_PATHS } from '../../lookups/records';
+import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import {
 	eachAlone,
 	fieldsForUpsert,
-	lookUpByNumber,
 	numberKey,
 	onlyChangesField,
-	recordId,
 	runUpsert,
 	type UpsertSpec,
-} from '../../shared/upsert';
-import { USER_FIELDS, USERS } from './fields';
+} from '../../operations/upsert';
+import { USER_FIELDS, USERS } from './common';
 
 const ON = on('user', 'upsert');
 const ONE_PROFILE = `${USERS}/{companyProfileId}`;
@@ -49,9 +47,12 @@ const spec: UpsertSpec = {
 				list: { path: USERS, companyQuery: 'companyId' },
 				byNumber: { path: LOOKUP_PATHS.userByEmployeeNumber, param: 'employeeNumber', label: 'User' },
 				numberOf: (record) => record.employeeNumber,
-				number: (entry) => String(entry.key.json.employeeNumber),
 			},
-			entries,
+			entries.map(({ item, key }) => ({
+				item,
+				number: String(key.json.employeeNumber),
+				company: key.company,
+			})),
 		),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: async (context, entries) =>

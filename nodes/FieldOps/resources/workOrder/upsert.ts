@@ -1,27 +1,24 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import { FieldOpsFailure, settle } from '../../shared/errors';
-import { fieldsCollection, notice, requiredField, type Field } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { expectList, idOf, isNotFound, LOOKUP_PATHS, projectAtNumber } from '../../shared/lookups';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { on, shown, fieldsCollection, notice, requiredField, type Field } from '../../parameters/field';
+import { FieldOpsFailure, settle } from '../../transport/errors';
+import type { Item } from '../../items/items';
+import { projectAtNumber } from '../../lookups/projects';
+import { expectList, idOf, isNotFound, LOOKUP_PATHS } from '../../lookups/records';
+import { recordId, single, type Found } from '../../lookups/numbers';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import {
 	eachAlone,
 	fieldsForUpsert,
 	keyText,
 	onlyChangesField,
-	recordId,
 	runUpsert,
-	single,
 	type Entry,
-	type Found,
 	type UpsertSpec,
-} from '../../shared/upsert';
+} from '../../operations/upsert';
 import { create } from './create';
-import { ONE_WORK_ORDER, TASKS } from './fields';
-import { workOrderFields } from './optionalFields';
+import { ONE_WORK_ORDER, TASKS, workOrderFields } from './common';
 
 const ON = on('workOrder', 'upsert');
 const BY_NUMBER = `${TASKS}/by-project-number/{projectNumber}/by-task-number/{taskNumber}/list`;
