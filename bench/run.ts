@@ -20,7 +20,7 @@ export interface SectionOptions {
 type SectionModule = { run(options: SectionOptions): Promise<Section> };
 
 /** In the order of bench/README.md; each section is `bench/<id>.ts` exporting `run(options): Promise<Section>`. */
-const SECTIONS = ['extraction', 'million', 'tokens', 'bulk', 'trigger', 'documents'];
+const SECTIONS = ['extraction', 'million', 'tokens', 'bulk', 'trigger', 'documents', 'upsert'];
 
 const loadSection = async (id: string) => (await import(`./${id}`)) as SectionModule;
 

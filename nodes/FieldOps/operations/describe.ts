@@ -60,14 +60,14 @@ function returnsOf(resource: Resource, operation: Operation): string {
  * needs, what it returns. Shown (and editable) only on the tool, one per operation.
  */
 function toolDescription(resource: Resource, operation: Operation): INodeProperties {
-	const needs = fieldsOf(operation)
-		.map((field) => field.property)
-		// Fields shown only in some modes (a work order's project) are not asked of an agent.
-		.filter(
-			(p) =>
-				p.required &&
-				Object.keys(p.displayOptions?.show ?? {}).every((key) => /^(resource|operation)$/.test(key)),
-		)
+	const properties = fieldsOf(operation).map((field) => field.property);
+	// A field shown only when another of the operation's fields has its default value (a Create or Update's key
+	// under its default Match On) is asked for too; one shown only in other modes (a work order's project) is not.
+	const byDefault = ([key, values]: [string, unknown]) =>
+		/^(resource|operation)$/.test(key) ||
+		(Array.isArray(values) && values.includes(properties.find((p) => p.name === key)?.default));
+	const needs = properties
+		.filter((p) => p.required && Object.entries(p.displayOptions?.show ?? {}).every(byDefault))
 		.map((p) => {
 			const example =
 				p.type === 'string' && typeof p.placeholder === 'string' && !p.placeholder.includes('{{')
