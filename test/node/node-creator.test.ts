@@ -112,13 +112,14 @@ describe('Field Ops in the node creator', () => {
 			const [resource, operation] = job.split(':');
 			return RESOURCES.find((r) => r.value === resource)?.operations.some((o) => o.value === operation);
 		});
-		expect(jobs).toEqual(expect.arrayContaining(['report:timeRegistrations', 'document:upload']));
+		expect(jobs).toEqual(['report:timeRegistrations', 'document:upload', 'employee:upsert']);
 		expect(listed.slice(0, jobs.length).map((entry) => entry.label)).toEqual(
 			jobs.map(() => 'Everyday Actions'),
 		);
-		expect(listed.slice(0, 2).map((entry) => entry.action)).toEqual([
+		expect(listed.slice(0, 3).map((entry) => entry.action)).toEqual([
 			'Export hours and timesheets (time registrations)',
 			'Upload documents or e-mail attachments',
+			'Create or update an employee',
 		]);
 		jobs.forEach((job, index) => {
 			const parameters = added(node, listed[index].values);
