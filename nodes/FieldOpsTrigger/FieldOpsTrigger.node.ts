@@ -93,7 +93,7 @@ const eventsProperty = (events: TriggerEvent[], displayOptions: IDisplayOptions)
 			description: 'A record the trigger sees for the first time, created after it started',
 		},
 	],
-	default: events,
+	default: [...events],
 	displayOptions,
 	description: 'Which changes start the workflow. Each item says which it was in "_event".',
 	hint: 'New: Field Ops shows when a record was created on Machine Registrations and Images. On the other reports a record is new the first time the trigger sees it (if it was edited before, that first version is what arrives as new).',

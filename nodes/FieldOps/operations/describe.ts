@@ -109,6 +109,7 @@ function everydayJobs(
 		return resource && operation ? [{ resource, operation, entry: `everyday.${job}` }] : [];
 	});
 	if (found.length === 0) return { first: [], last: [] };
+	const firstEntry = found[0].entry;
 	const creatorOnly = { ...since(1.3), '@feature': ['nodeCreatorOnly'] };
 	return {
 		first: [
@@ -118,27 +119,30 @@ function everydayJobs(
 				type: 'options',
 				noDataExpression: true,
 				options: found.map(({ entry }) => ({ name: 'Everyday', value: entry })),
-				default: found[0].entry,
+				default: firstEntry,
 				displayOptions: { show: creatorOnly },
 			},
 		],
-		last: found.map(({ resource, operation, entry }) => ({
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			options: [
-				{
-					name: operation.name,
-					value: operation.value,
-					action: operation.action,
-					description: operation.description,
-				},
-			],
-			default: operation.value,
-			// The real resource first: n8n opens the node with the first value of each condition.
-			displayOptions: { show: { resource: [resource.value, entry], ...creatorOnly } },
-		})),
+		last: found.map(({ resource, operation, entry }) => {
+			const value = operation.value;
+			return {
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: operation.name,
+						value: operation.value,
+						action: operation.action,
+						description: operation.description,
+					},
+				],
+				default: value,
+				// The real resource first: n8n opens the node with the first value of each condition.
+				displayOptions: { show: { resource: [resource.value, entry], ...creatorOnly } },
+			};
+		}),
 	};
 }
 

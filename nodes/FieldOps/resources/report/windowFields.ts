@@ -85,9 +85,8 @@ const periods: Field[] = [
 	}),
 ];
 
-const ZONE_DESCRIPTION =
-	"The time zone the period's days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in. By default this workflow's time zone (set it under Workflow Settings → Timezone; n8n's own default is America/New_York).";
-
+const ZONE_TEXT =
+	"The time zone the period's days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in. By default this workflow's time zone (set it under Workflow Settings → Timezone; n8n's own default is America/New_York). Write another as Region/City, e.g. Europe/Oslo.";
 /**
  * The zone of the period's days, of dates typed without a zone, and of Simplify's times. Nodes saved before 1.3
  * keep their text field (an expression for the workflow's zone by default); from 1.3 it is a choice whose first
@@ -101,16 +100,17 @@ export const timeZones: Field[] = [
 		default: '={{ $now.zoneName }}',
 		placeholder: 'e.g. Europe/Oslo',
 		displayOptions: { show: before(1.3) },
-		description: `${ZONE_DESCRIPTION} Write another as Region/City, e.g. Europe/Oslo.`,
+		description: ZONE_TEXT,
 	}),
 	field({
-		displayName: 'Time Zone',
+		displayName: 'Time Zone Name or ID',
 		name: 'timeZone',
 		type: 'options',
 		typeOptions: { loadOptionsMethod: 'getTimeZones' },
 		default: WORKFLOW_ZONE,
 		displayOptions: { show: since(1.3) },
-		description: `${ZONE_DESCRIPTION} Or pick another from the list.`,
+		description:
+			'The time zone the period’s days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in: by default this workflow’s (Workflow Settings → Timezone). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	}),
 ];
 
