@@ -34,11 +34,10 @@ const FIRST_ENTRIES = ['incidentRegistrations.new'];
  * as their default (one variant of each per record or event, below). Changing either later is an ordinary edit.
  */
 const ENTRIES = REPORT_FEEDS.flatMap((feed) =>
-	eventsOf(feed).map((event) => ({
-		name: eventEntry(feed, event).action,
-		value: `${feed.value}.${event}`,
-		...eventEntry(feed, event),
-	})),
+	eventsOf(feed).map((event) => {
+		const { action, description } = eventEntry(feed, event);
+		return { name: action, value: `${feed.value}.${event}`, action, description };
+	}),
 ).sort((a, b) => Number(FIRST_ENTRIES.includes(b.value)) - Number(FIRST_ENTRIES.includes(a.value)));
 const entry: INodeProperties = {
 	displayName: 'Event',
