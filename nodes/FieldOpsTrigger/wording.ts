@@ -12,9 +12,21 @@ function recordTitle(feed: ReportFeed): string {
 	return feed.title ?? titleCase(feed.record);
 }
 
-/** The node creator's action for a record type, HubSpot style: "On Incident Registration Created or Changed". */
-export const eventAction = (feed: ReportFeed) =>
-	`On ${recordTitle(feed)} ${feed.tombstones ? 'Created, Changed or Deleted' : 'Created or Changed'}`;
+/** The events of a record type: deletions only where Field Ops reports them. */
+export const eventsOf = (feed: ReportFeed): TriggerEvent[] =>
+	feed.tombstones ? ['new', 'changed', 'deleted'] : ['new', 'changed'];
+
+/**
+ * A node-creator entry per record type and event, as n8n's own triggers name them ("On New Incident
+ * Registration", "On Time Registration Changed"), with a line on what starts the workflow.
+ */
+export function eventEntry(feed: ReportFeed, event: TriggerEvent): { action: string; description: string } {
+	const title = recordTitle(feed);
+	const one = `${/^[aeiou]/.test(feed.record) ? 'An' : 'A'} ${feed.record}`;
+	if (event === 'new') return { action: `On New ${title}`, description: `${one} is registered in Field Ops` };
+	const done = event === 'changed' ? 'Changed' : 'Deleted';
+	return { action: `On ${title} ${done}`, description: `${one} is ${done.toLowerCase()} in Field Ops` };
+}
 
 const EVENT_WORDS: Record<TriggerEvent, string> = { new: 'new', changed: 'changed', deleted: 'deleted' };
 const PLURALS = Object.fromEntries(REPORT_FEEDS.map((feed) => [feed.value, feed.name]));
