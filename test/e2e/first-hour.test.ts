@@ -25,9 +25,13 @@ import { launchChromium, watchConsole, type ConsoleWatch } from './browser';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const XLSX = require('@e965/xlsx') as typeof import('@e965/xlsx');
 
-const IMAGES = join(ROOT, 'docs', 'images');
-/** Files the test downloads (kept by CI, ignored by git). */
+/** Files the test downloads and its screenshots (kept by CI, ignored by git). */
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'first-hour');
+/**
+ * The README's pictures are these screenshots: `README_PICTURES=1` writes them to docs/images/ too, so a test run
+ * leaves tracked files alone unless asked.
+ */
+const IMAGES = process.env.README_PICTURES === '1' ? join(ROOT, 'docs', 'images') : ARTIFACTS;
 const SPREADSHEET = 'weekly-hours-to-spreadsheet.json';
 const MAIL = 'email-attachments-to-project-documents.json';
 const INCIDENT = 'new-incident-notify.json';
