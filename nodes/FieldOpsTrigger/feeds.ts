@@ -1,5 +1,6 @@
 import { recordKey, type ReportFeed } from '../FieldOps/shared/reports';
-import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
+import { fingerprintOf, parseTimestamp } from './hashing';
+import type { Feed } from './state';
 
 type Row = Record<string, unknown>;
 

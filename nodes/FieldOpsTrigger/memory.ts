@@ -1,15 +1,29 @@
-/** What the cursor remembers between polls, in and out of its compact stored form. */
-import { IDENTITY_MEMORY, MEMORY_BYTES, PASSED_MEMORY, type CursorState, type Group } from './state';
+/**
+ * What is remembered of emitted records between polls, in and out of its compact stored form: the versions
+ * handled within the re-read window (`seen`), the identities handled most recently (`ids`), and when the
+ * trigger read past each time (`passed`).
+ */
+import {
+	IDENTITY_MEMORY,
+	MEMORY_BYTES,
+	PASSED_MEMORY,
+	SEEN_BYTES,
+	type CursorState,
+	type Group,
+} from './state';
 
 export interface Memory {
 	/** Identity → content hash and (latest possible) modification time of the version handled last. */
 	seen: Map<string, { fp: string; at: number }>;
 	/** Identity → the service's time of the read that handled it last. */
 	ids: Map<string, number>;
+	/** Versions `seen` may still take in the stored state, about (see roomOf). */
+	room: number;
 }
 
-export function recall(state: CursorState): Memory {
-	const memory: Memory = { seen: new Map(), ids: new Map() };
+/** The state's memory, unpacked; `seen` has room for versions from `from` on (older ones are let go). */
+export function recall(state: CursorState, from: number): Memory {
+	const memory: Memory = { seen: new Map(), ids: new Map(), room: roomOf(state, from) };
 	for (const [at, versions] of state.seen) {
 		for (let i = 0; i < versions.length; i += 16) {
 			memory.seen.set(versions.slice(i, i + 8), { fp: versions.slice(i + 8, i + 16), at });
@@ -67,6 +81,18 @@ export function remember(
 		(id) => id,
 	);
 	return { seen, ids: ids.length > 0 ? ids : undefined, idsFrom: from };
+}
+
+/** Versions `seen` may still take, about, when those from before `from` are gone. */
+export function roomOf(state: CursorState, from: number): number {
+	let groups = 0;
+	let versions = 0;
+	for (const [at, text] of state.seen) {
+		if (at < from) continue;
+		groups++;
+		versions += text.length / 16;
+	}
+	return Math.max(0, Math.floor((SEEN_BYTES - seenBytes(groups, versions)) / 16));
 }
 
 /** Bytes `seen` takes in JSON (about): 16 per version and some per time. */

@@ -1,3 +1,4 @@
+/** The trigger's state as stored, the feed's facts it reads by (the seam), the user's options, and its limits. */
 export type TriggerEvent = 'new' | 'changed' | 'deleted';
 
 export type StartFrom = { from: 'now' } | { from: 'date'; date: number } | { from: 'everything' };
@@ -109,12 +110,60 @@ export interface ReadResult<T> {
 	refused?: boolean;
 }
 
+/** A read as the cursor weighs it: what was asked, what came back, and the service's times of it. */
+export interface Read<T> {
+	plan: ReadPlan;
+	result: ReadResult<T>;
+	/** The Date of its first answer (n8n's clock without one). */
+	at: number;
+	/** When the versions it handles were read: `at`, or for the recent read after a whole one, that one's. */
+	readAt: number;
+	/** The end of its last answer's second: records written up to then may be among those read. */
+	until: number;
+	/** The latest modification time a version read can have (a polled version is stamped with it). */
+	latest: number;
+	/** Where the re-read window starts: records from then on may still turn up late. */
+	fresh: number;
+	/** The end of the span in which it read past its times (see `passed`). */
+	passedUntil: number;
+}
+
+/** The versions a read brought: one per identity, oldest first, and those not handled before. */
+export interface Batch<T> {
+	versions: Array<Version<T>>;
+	pending: Array<Version<T>>;
+	/** Versions read again (`seen` holds them). */
+	reread: number;
+	/** After a whole read: recent ones too many to remember wait until they are older than the re-read window. */
+	settling: boolean;
+}
+
+/** What handling a read's pending versions came to. */
+export interface Handled<T> {
+	/** The poll's emissions, this read's included. */
+	emit: Array<Emitted<T>>;
+	/** Versions handled (emitted or passed over as unselected events) and the newest time among them. */
+	count: number;
+	until: number;
+	/** The time of the first run left for later, if one was. */
+	stopAt?: number;
+	/** Stopped by a hold (road reference) or by the memory's room, not by the cap. */
+	waiting: boolean;
+}
+
 export interface Emitted<T> {
 	event: TriggerEvent;
 	record: T;
 }
 
-export interface Poll<T> {
+/** What every poll of one trigger reads with: the feed's facts and the user's options. */
+export interface Trigger<T> {
+	feed: Feed<T>;
+	options: CursorOptions;
+}
+
+/** One poll: where it stands, what it has emitted so far and whether it is done. */
+export interface Poll<T> extends Trigger<T> {
 	state: CursorState;
 	emit: Array<Emitted<T>>;
 	reads: number;

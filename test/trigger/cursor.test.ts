@@ -1,22 +1,19 @@
+import { applyRead, beginPoll } from '../../nodes/FieldOpsTrigger/apply';
+import { fingerprintOf, parseTimestamp } from '../../nodes/FieldOpsTrigger/hashing';
+import { identityCapacity } from '../../nodes/FieldOpsTrigger/memory';
+import { planRead, queryOf } from '../../nodes/FieldOpsTrigger/plan';
 import {
-	applyRead,
-	beginPoll,
 	DEFAULT_OVERLAP_MS,
-	fingerprintOf,
-	identityCapacity,
 	IDENTITY_MEMORY,
-	newestForTest,
-	parseTimestamp,
-	planRead,
-	queryOf,
-	readState,
 	startState,
 	type CursorOptions,
 	type CursorState,
 	type Feed,
 	type Poll,
 	type TriggerEvent,
-} from '../../nodes/FieldOpsTrigger/cursor';
+} from '../../nodes/FieldOpsTrigger/state';
+import { readState } from '../../nodes/FieldOpsTrigger/stored';
+import { newestForTest } from '../../nodes/FieldOpsTrigger/versions';
 import {
 	bareFeed,
 	deepFreeze,
@@ -64,16 +61,9 @@ function poll<T>(
 ): Poll<T> {
 	const before = JSON.stringify(state);
 	const recordsBefore = JSON.stringify(records);
-	const started = beginPoll<T>(deepFreeze(state));
-	const plan = planRead(started, feed, opts, now);
-	const result = applyRead(
-		started,
-		plan,
-		{ records: deepFreeze(records), complete: true, serverTime },
-		feed,
-		opts,
-		now,
-	);
+	const started = beginPoll<T>({ feed, options: opts }, deepFreeze(state));
+	const plan = planRead(started, now);
+	const result = applyRead(started, plan, { records: deepFreeze(records), complete: true, serverTime }, now);
 	expect(JSON.stringify(state)).toBe(before);
 	expect(JSON.stringify(records)).toBe(recordsBefore);
 	// The state lives in n8n's static data: it must survive JSON unchanged.
@@ -102,7 +92,7 @@ const summary = (result: Poll<Rec>) =>
 const fromDate = (seconds: number, opts = options()) =>
 	startState(recordFeed, { from: 'date', date: s(seconds) }, s(99_999), opts);
 const since = (state: CursorState, opts = options(), feed: Feed<Rec> = recordFeed) =>
-	queryOf(planRead(beginPoll<Rec>(state), feed, opts, s(10_000))).ModifiedSince;
+	queryOf(planRead(beginPoll<Rec>({ feed, options: opts }, state), s(10_000))).ModifiedSince;
 const versionCount = (state: CursorState) =>
 	state.seen.reduce((count, [, versions]) => count + versions.length / 16, 0);
 
@@ -764,17 +754,17 @@ describe('poll clock: records without a modification time', () => {
 	 * moves on between reads (the Date header still says the second the read began in).
 	 */
 	const timedPoll = (feed: SimulatedFeed, state: CursorState, o: CursorOptions, latency = 5) => {
-		let current = beginPoll<Rec>(state);
+		let current = beginPoll<Rec>({ feed: untimedFeed, options: o }, state);
 		while (!current.done) {
-			const plan = planRead(current, untimedFeed, o, feed.clock);
+			const plan = planRead(current, feed.clock);
 			feed.tick(latency);
-			current = applyRead(current, plan, feed.serve(plan), untimedFeed, o, feed.clock);
+			current = applyRead(current, plan, feed.serve(plan), feed.clock);
 			feed.tick(3);
 		}
 		return current;
 	};
 
-	// Found by test/node/trigger.test.ts under load: the Date has whole seconds, and a too-full read to the present
+	// Found by test/trigger/node.test.ts under load: the Date has whole seconds, and a too-full read to the present
 	// searched only below its Date; a window ending just past it counted as caught up, so records written earlier
 	// in that second waited, unread, behind polls that each said they were caught up.
 	test('records written within the Date\'s second before the poll are read by it; none waits behind "caught up"', () => {

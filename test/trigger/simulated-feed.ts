@@ -6,19 +6,17 @@
  * As images: several rows per record (`rows`: one per photo, `photo` numbers them) with ChunkLimit counting
  * records, and pages in order within each of `sources` only; a service may also ignore or refuse ModifiedBefore.
  */
-import {
-	applyRead,
-	beginPoll,
-	fingerprintOf,
-	parseTimestamp,
-	planRead,
-	type CursorOptions,
-	type CursorState,
-	type Feed,
-	type Poll,
-	type ReadPlan,
-	type ReadResult,
-} from '../../nodes/FieldOpsTrigger/cursor';
+import { applyRead, beginPoll } from '../../nodes/FieldOpsTrigger/apply';
+import { fingerprintOf, parseTimestamp } from '../../nodes/FieldOpsTrigger/hashing';
+import { planRead } from '../../nodes/FieldOpsTrigger/plan';
+import type {
+	CursorOptions,
+	CursorState,
+	Feed,
+	Poll,
+	ReadPlan,
+	ReadResult,
+} from '../../nodes/FieldOpsTrigger/state';
 
 export interface Rec {
 	id: string;
@@ -297,10 +295,10 @@ export function runPoll<T>(
 	options: CursorOptions,
 	now: () => number,
 ): Poll<T> {
-	let poll = beginPoll<T>(state);
+	let poll = beginPoll<T>({ feed, options }, state);
 	while (!poll.done) {
-		const plan = planRead(poll, feed, options, now());
-		poll = applyRead(poll, plan, serve(plan), feed, options, now());
+		const plan = planRead(poll, now());
+		poll = applyRead(poll, plan, serve(plan), now());
 	}
 	return poll;
 }

@@ -10,13 +10,12 @@
  * after the burst (needed: each poll's emissions in pages of its cap) and the largest state. The same driver runs
  * in the suite (soak-sim.test.ts) and in the benchmark (bench/trigger.ts).
  */
+import { applyRead, beginPoll } from '../../nodes/FieldOpsTrigger/apply';
+import { checkClock } from '../../nodes/FieldOpsTrigger/clock';
+import { fingerprintOf } from '../../nodes/FieldOpsTrigger/hashing';
+import { planRead } from '../../nodes/FieldOpsTrigger/plan';
 import {
-	applyRead,
-	beginPoll,
-	checkClock,
-	fingerprintOf,
 	IDENTITY_MEMORY,
-	planRead,
 	startState,
 	type CursorOptions,
 	type CursorState,
@@ -24,7 +23,7 @@ import {
 	type Poll,
 	type ReadResult,
 	type TriggerEvent,
-} from '../../nodes/FieldOpsTrigger/cursor';
+} from '../../nodes/FieldOpsTrigger/state';
 import {
 	imageFeed,
 	recordFeed,
@@ -137,7 +136,7 @@ export function runSoak(kind: SoakKind, seed: number, overlapMs = MINUTE): SoakF
 	/** One poll; a fault ends it as a failed poll (nothing stored). */
 	const poll = (cap: number, fault: Fault = {}) => {
 		const opts: CursorOptions = { events: ALL, maxPerPoll: cap, overlapMs };
-		let current: Poll<Rec> = beginPoll(state);
+		let current: Poll<Rec> = beginPoll({ feed: kind.feed, options: opts }, state);
 		let pages = 0;
 		let rows = 0;
 		const started = feed.clock;
@@ -148,7 +147,7 @@ export function runSoak(kind: SoakKind, seed: number, overlapMs = MINUTE): SoakF
 		figures.polls++;
 		try {
 			while (!current.done) {
-				const plan = planRead(current, kind.feed, opts, feed.clock);
+				const plan = planRead(current, feed.clock);
 				page();
 				let served: ReadResult<Rec>;
 				try {
@@ -164,10 +163,10 @@ export function runSoak(kind: SoakKind, seed: number, overlapMs = MINUTE): SoakF
 				}
 				rows += served.records.length;
 				if (fault.date !== undefined) served.serverTime = served.lastServerTime = fault.date;
-				const checked = checkClock(served, feed.clock, feed.clock, opts, !!kind.feed.modifiedAt);
+				const checked = checkClock(served, feed.clock, feed.clock, current);
 				// A Date far off stops the poll (with record times, n8n's clock stands in for one ahead).
 				if (checked.off !== undefined) throw new PollFailed();
-				current = applyRead(current, plan, checked.read, kind.feed, opts, feed.clock);
+				current = applyRead(current, plan, checked.read, feed.clock);
 			}
 		} catch (error) {
 			if (!(error instanceof PollFailed)) throw error;

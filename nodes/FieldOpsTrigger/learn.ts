@@ -1,4 +1,7 @@
-/** How long the next ModifiedBefore window is, from what the last one held. */
+/**
+ * What a read teaches about the service and the feed: the service's clock against n8n's, rows per parent record
+ * and sources in order (image rows), and the density that sizes the next ModifiedBefore window.
+ */
 import {
 	FILL,
 	GROWTH,
@@ -7,8 +10,29 @@ import {
 	SHRINK,
 	SPARSE_GROWTH,
 	type CursorState,
+	type Poll,
+	type ReadResult,
 	type Version,
 } from './state';
+
+/**
+ * The next state with what any read tells: the service's time at the first read and its clock against n8n's;
+ * rows per parent (image rows); and where records come in order only within each of several sources (image
+ * rows), the sources a whole read showed: its runs of ascending times, each long enough not to be chance.
+ */
+export function learn<T>(poll: Poll<T>, read: ReadResult<T>, now: number): CursorState {
+	const { state, feed } = poll;
+	const next: CursorState = { ...state, activatedAt: state.activatedAt ?? read.serverTime ?? state.floor };
+	if (read.serverTime !== undefined) next.offset = read.serverTime - now;
+	const { records } = read;
+	if (feed.parentOf && records.length > 0)
+		next.fanout = records.length / new Set(records.map(feed.parentOf)).size;
+	if (!feed.modifiedAt || feed.ordered || !read.complete) return next;
+	const times = records.map((record) => feed.modifiedAt?.(record)).filter((time) => time !== undefined);
+	const runs = times.filter((time, i) => i > 0 && time < times[i - 1]).length + 1;
+	if (runs > (next.sources ?? 1) && runs * MIN_SAMPLE <= times.length) next.sources = runs;
+	return next;
+}
 
 /**
  * Times that size the next window after one found too full. Polled records carry none: their creation times
@@ -75,17 +99,20 @@ export function tooFull(
 	return sized;
 }
 
-export interface WindowRead {
-	/** The window's length (ms) and the records found in it. */
+/** A window read whole: its length (ms), the records found in it and, with record times, their times from its start. */
+export interface Window {
 	length: number;
 	found: number;
+	times?: number[];
+	/** One millisecond (a tie). */
+	tie?: boolean;
+}
+
+/** What came of the window: read to the present, every record found handled, some held back. */
+export interface WindowOutcome {
 	caughtUp: boolean;
-	/** Every record found was handled; `waiting`: some were held back. */
 	all: boolean;
 	waiting: boolean;
-	/** One millisecond (a tie), and the records' times from the window's start, ascending (record times). */
-	tie?: boolean;
-	times?: number[];
 }
 
 /**
@@ -93,20 +120,20 @@ export interface WindowRead {
  * per record). A window with records that fit ends the search below a ceiling; an empty one only narrows it.
  * A window holding too few records to measure is followed by a longer one, the longer the emptier it was.
  */
-export function resize(next: CursorState, read: WindowRead, target: number): void {
-	const { length, found } = read;
+export function resize(next: CursorState, window: Window, outcome: WindowOutcome, target: number): void {
+	const { length, found } = window;
 	// One millisecond that holds about what the measured density says is too small a sample to size by.
-	if (read.tie && next.span !== undefined && found * next.span >= FILL / 2) return;
-	if (read.caughtUp) {
+	if (window.tie && next.span !== undefined && found * next.span >= FILL / 2) return;
+	if (outcome.caughtUp) {
 		delete next.span;
 		delete next.guess;
 		delete next.ceiling;
 		// What a read to the present brings: the next one that finds many times more met a burst.
-		next.usual = read.found;
+		next.usual = found;
 		return;
 	}
 	delete next.usual;
-	if (read.waiting) return;
+	if (outcome.waiting) return;
 	if (found > 0) delete next.ceiling;
 	if (next.ceiling !== undefined) {
 		// Empty under a ceiling: what made it too full lies above, so the search turns up toward it.
@@ -125,13 +152,13 @@ export function resize(next: CursorState, read: WindowRead, target: number): voi
 		return;
 	}
 	const planned = Math.max(1, length) / Math.max(1, target);
-	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !read.all) {
+	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !outcome.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
 		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
 		// Its newer half denser (a burst began): that density goes on.
 		const half = Math.floor(found / 2);
 		const recent =
-			read.times && found >= MIN_SAMPLE ? ((length - read.times[half]) * FILL) / (found - half) : 0;
+			window.times && found >= MIN_SAMPLE ? ((length - window.times[half]) * FILL) / (found - half) : 0;
 		if (recent > 0 && recent < next.span) next.span = recent;
 		delete next.guess;
 	} else {
