@@ -43,6 +43,21 @@ import {
 } from './state';
 import { latestVersions } from './versions';
 
+/** State fields left out when they hold nothing. */
+const TRANSIENT = [
+	'passed',
+	'ids',
+	'idSet',
+	'idsFrom',
+	'firstSeen',
+	'span',
+	'guess',
+	'ceiling',
+	'up',
+	'tail',
+	'usual',
+] as const;
+
 export function beginPoll<T>(trigger: Trigger<T>, state: CursorState): Poll<T> {
 	return { ...trigger, state, emit: [], reads: 0, done: false, caughtUp: false, reread: 0 };
 }
@@ -56,7 +71,8 @@ export function applyRead<T>(poll: Poll<T>, plan: ReadPlan, result: ReadResult<T
 	const next = learn(poll, result, now);
 	const reads = poll.reads + 1;
 	const spent = reads >= MAX_READS_PER_POLL;
-	const stopped = { ...poll, state: next, reads, done: spent, caughtUp: false };
+	const startedAt = poll.startedAt ?? result.serverTime ?? now;
+	const stopped = { ...poll, state: next, reads, done: spent, caughtUp: false, startedAt };
 	if (plan.probe) {
 		next.before = !result.refused && result.records.length === 0;
 		return stopped;
@@ -94,9 +110,10 @@ export function applyRead<T>(poll: Poll<T>, plan: ReadPlan, result: ReadResult<T
 	// When it read past them: from the first answer's Date to the end of the last one's second.
 	next.passed = withPassed(state, Math.max(cursor, handled.until + 1), read.readAt, read.passedUntil);
 	if (!polled) next.tail = tailOf(memory, state, next.horizon);
-	Object.assign(next, remember(memory, next.horizon, state.idsFrom));
-	for (const key of ['passed', 'ids', 'idsFrom', 'span', 'guess', 'ceiling', 'up', 'tail', 'usual'] as const)
-		if (next[key] === undefined) delete next[key];
+	// Caught up: every record visible when the poll began has been handled.
+	if (caughtUp && !handled.waiting) next.settled = startedAt;
+	Object.assign(next, remember(memory, next, overlapOf(options)));
+	for (const key of TRANSIENT) if (next[key] === undefined) delete next[key];
 
 	const { emit } = handled;
 	const progressed = cursor > state.cursor || handled.count > 0;
@@ -121,6 +138,7 @@ export function applyRead<T>(poll: Poll<T>, plan: ReadPlan, result: ReadResult<T
 		reads,
 		done,
 		caughtUp: caughtUp && !handled.waiting,
+		startedAt,
 		reread: poll.reread + batch.reread,
 		...(covered ? { covered: true as const } : {}),
 	};
@@ -222,6 +240,7 @@ function handle<T>(poll: Poll<T>, read: Read<T>, batch: Batch<T>, memory: Memory
 			memory.seen.set(version.id, { fp: version.fp, at: version.at });
 			memory.ids.delete(version.id);
 			memory.ids.set(version.id, read.readAt);
+			if (version.created === undefined) memory.firstSeen = read.readAt;
 		});
 		handled.count += run.length;
 		handled.until = Math.max(handled.until, run[0].at);

@@ -8,7 +8,9 @@
 import { windowed, type Batch, type Handled, type Poll, type Read } from './state';
 
 /**
- * The cursor's rule: everything modified before the cursor has been handled.
+ * The cursor's rule: everything modified before the cursor has been handled (emitted, or passed over as an
+ * unselected event), so the cursor never passes a version it has not emitted. It moves only over what a read
+ * returned whole and handled whole:
  * - Pages in modification order: to the newest time handled (+1 once the read is complete: a cut read's last
  *   millisecond may go on in the next page), or to the first run left for later.
  * - A window read whole and handled whole: to its end; a read to the present ends at its Date (poll clock) or

@@ -38,7 +38,7 @@ export interface CursorOptions {
 export type Group = [number, string];
 
 export interface CursorState {
-	version: 3;
+	version: 4;
 	/** 'modified': cursor from the records' modification times; 'polled': from the service's clock. */
 	mode: 'modified' | 'polled';
 	/** Everything modified before it has been handled. */
@@ -53,11 +53,23 @@ export interface CursorState {
 	seen: Group[];
 	/** Identities handled, by the service's time of the read that handled them (oldest first). */
 	ids?: Group[];
-	/** Every identity handled at or after this service time is in `ids` (absent: every one ever). */
+	/** Identities handled before those in `ids` (a compact set), and the newest read among them. */
+	idSet?: { bits: number; count: number; data: string; until: number };
+	/** Every identity handled at or after this service time is in `ids` or `idSet` (absent: every one ever). */
 	idsFrom?: number;
 	/**
-	 * [how far the trigger had read, the service's time of that read's first answer and of the end of its
-	 * last answer's second], ascending: when it read past each time.
+	 * The service's time when the last poll that caught up began: every record visible then has been handled,
+	 * so one created at least a re-read window before it is not new.
+	 */
+	settled?: number;
+	/**
+	 * The last read that handled a record without a creation time (for a state of an earlier version: its
+	 * cursor): identities handled up to it are kept one by one, as long as they fit (labels.ts).
+	 */
+	firstSeen?: number;
+	/**
+	 * [the cursor after a read, the service's time of that read's first answer and of the end of its last
+	 * answer's second], ascending: when it read past each time (everything before the cursor handled).
 	 */
 	passed?: Array<[number, number, number]>;
 	/** Windowed reads: milliseconds per record to size the next window; `guess`: not measured (a small page). */
@@ -170,6 +182,8 @@ export interface Poll<T> extends Trigger<T> {
 	/** No further read in this poll: caught up, cap reached, held back, or the read budget spent. */
 	done: boolean;
 	caughtUp: boolean;
+	/** The service's time of the poll's first read. */
+	startedAt?: number;
 	/** A whole read waiting for the read that tells its recent records (poll clock without ModifiedBefore). */
 	held?: { records: readonly T[]; serverTime: number };
 	/** A read of this poll has handled everything from the horizon to the cursor (the re-read window). */
@@ -181,10 +195,10 @@ export interface Poll<T> extends Trigger<T> {
 export const DEFAULT_OVERLAP_MS = 60_000;
 /** Reads per poll at most (window searches, dropped windows, polled windows within `seen`): the next poll goes on. */
 export const MAX_READS_PER_POLL = 100;
-/** Identities remembered for labels at least (8 characters each: 16 KB). */
+/** Identities remembered one by one for labels at least (8 characters each: 16 KB). */
 export const IDENTITY_MEMORY = 2000;
 /** `seen` and the identities together at most about this many bytes (the identities take what `seen` leaves). */
-export const MEMORY_BYTES = 54 * 1024;
+export const MEMORY_BYTES = 58 * 1024;
 /** `seen` in the stored state at most about this many bytes; recent records beyond it wait to settle. */
 export const SEEN_BYTES = 36 * 1024;
 /** Entries of `passed` kept (the oldest are merged). */
@@ -235,7 +249,7 @@ export function startState<T>(
 	const floor =
 		start.from === 'everything' ? 0 : start.from === 'date' ? start.date : serviceNow - overlapOf(options);
 	const state: CursorState = {
-		version: 3,
+		version: 4,
 		mode: modeOf(feed),
 		cursor: floor,
 		horizon: floor,
