@@ -102,7 +102,9 @@ export function applyRead<T>(poll: Poll<T>, plan: ReadPlan, result: ReadResult<T
 	if (inWindows && !plan.recent && !plan.whole) {
 		const length = (plan.before ?? Math.max(read.at, cursor)) - state.cursor;
 		const times = polled ? undefined : pending.map((version) => version.at - state.cursor);
-		const window = { length, found: pending.length, times, tie: plan.tie };
+		// Poll clock: the records' creation times stand in for where they stop (a burst of new records ends).
+		const created = polled ? createdWithin(pending, state.cursor) : undefined;
+		const window = { length, found: pending.length, times, created, tie: plan.tie };
 		resize(next, window, { caughtUp, all, waiting: handled.waiting }, plan.target ?? cap);
 	}
 	next.cursor = cursor;
@@ -248,6 +250,14 @@ function handle<T>(poll: Poll<T>, read: Read<T>, batch: Batch<T>, memory: Memory
 	// Recent records too many to remember wait, as if held back.
 	handled.waiting ||= batch.settling;
 	return handled;
+}
+
+/** Creation times from `from` on, ascending (those before `from` are edits of older records). */
+function createdWithin<T>(versions: Array<Version<T>>, from: number): number[] {
+	const times = versions.flatMap(({ created }) =>
+		created !== undefined && created >= from ? [created - from] : [],
+	);
+	return times.sort((a, b) => a - b);
 }
 
 /** Modified mode: versions handled at the millisecond before the horizon (an inclusive read returns them). */

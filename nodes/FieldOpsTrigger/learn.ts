@@ -3,6 +3,7 @@
  * and sources in order (image rows), and the density that sizes the next ModifiedBefore window.
  */
 import {
+	ENDED,
 	FILL,
 	GROWTH,
 	MIN_SAMPLE,
@@ -57,9 +58,10 @@ interface Times {
  * Too many for one poll: the next window ends before `reach`, the end of what this read may hold (to the present:
  * the end of its last Date's second, as records written within it may be among them), a BISECT of the way (`up`:
  * a window under the same ceiling that held few records turns the search toward it). With record times, what
- * was read tells more: everything up to the newest of them is too many already, and the next window ends at the
- * oldest (nothing read lies before it) or is sized from their density. Poll-clock records show no modification
- * time: their creation times (`dense`) size the window from their density alone (a guess: a burst of new records).
+ * was read tells more: up to the newest of them is too many already where the read held the target, and the
+ * next window ends where they put FILL of the target, extrapolated from the newest of them where they hold
+ * fewer. Poll-clock records show no modification time: their creation times (`dense`) size the window from
+ * their density alone (a guess: a burst of new records; edits of older records are newer than their creation).
  */
 export function tooFull(
 	next: CursorState,
@@ -79,7 +81,9 @@ export function tooFull(
 	if (times.length > 0) {
 		const oldest = Math.min(...times);
 		const newest = Math.max(...times);
-		sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
+		const records = Math.max(1, target ?? times.length);
+		// As many as the target up to the newest: too many already (a smaller page only shows there are more).
+		if (times.length >= records || read.dense) sized.ceiling = Math.min(sized.ceiling as number, newest + 1);
 		// In order only within each of several sources: the first one read tells the density, the others hold
 		// about as many again each.
 		const sources = state.sources ?? 1;
@@ -90,10 +94,20 @@ export function tooFull(
 			? (FILL * (run[run.length - 1] + 1 - run[0])) / (run.length * sources)
 			: (FILL * (newest + 1 - oldest)) / times.length;
 		const before = oldest - state.cursor;
-		sized.span =
-			before <= 0 || read.dense
-				? density
-				: before / Math.max(1, target ?? times.length) + (bySource ? density : 0);
+		// What was read shows how the records spread over time (a burst among quiet traffic is not one density):
+		// the window ends where FILL of the target lies, the other sources holding about as many each.
+		const ordered = bySource ? run : [...times].sort((a, b) => a - b);
+		const wanted = Math.floor((FILL * records) / (bySource ? sources : 1));
+		// Fewer read than wanted: the newest of them tell how densely the rest follows.
+		const tail = Math.max(2, Math.floor(ordered.length / 4));
+		const last = ordered[ordered.length - 1];
+		if (read.dense || !Number.isFinite(records)) sized.span = density;
+		else if (wanted >= 1 && wanted < ordered.length)
+			sized.span = Math.max(1, ordered[wanted] - state.cursor) / records;
+		else if (ordered.length > 2 * tail) {
+			const perRecord = (last - ordered[ordered.length - 1 - tail]) / tail;
+			sized.span = Math.max(1, last + (wanted - ordered.length + 1) * perRecord - state.cursor) / records;
+		} else sized.span = before <= 0 ? density : before / records + (bySource ? density : 0);
 		delete sized.guess;
 	}
 	return sized;
@@ -104,6 +118,8 @@ export interface Window {
 	length: number;
 	found: number;
 	times?: number[];
+	/** Poll clock: the creation times of records created within it, from its start, ascending. */
+	created?: number[];
 	/** One millisecond (a tie). */
 	tie?: boolean;
 }
@@ -142,11 +158,16 @@ export function resize(next: CursorState, window: Window, outcome: WindowOutcome
 		delete next.span;
 		return;
 	}
-	if (found === 0 && next.mode === 'modified') {
-		// An empty window tells nothing of the density beyond it (a burst has ended): the rest is read to the
-		// present in one full page, not in windows growing from the old density a step at a time. Not on the
-		// poll clock: there a record's time is only known within its window, and a long one leaves more labels
-		// to the identity memory (labels.ts: edited before the trigger read past its creation, or after).
+	// An empty window tells nothing of the density beyond it (a burst has ended): the rest is read to the
+	// present in one full page, not in windows growing from the old density a step at a time. So does one whose
+	// records stop long before its end (record times, ascending: a stretch many times their spacing holds none;
+	// rows of one parent record share its time).
+	const parents = found / (next.fanout ?? 1);
+	const ends = window.times ?? window.created;
+	const last = ends?.[ends.length - 1];
+	const stopped =
+		last !== undefined && parents >= MIN_SAMPLE && length - 1 - last > (ENDED * length) / parents;
+	if (found === 0 || stopped) {
 		delete next.span;
 		delete next.guess;
 		return;
@@ -155,11 +176,11 @@ export function resize(next: CursorState, window: Window, outcome: WindowOutcome
 	if (found >= Math.min(MIN_SAMPLE, (target * FILL) / PROBE) || !outcome.all) {
 		const perRecord = (length * FILL) / Math.max(1, found);
 		next.span = Math.min(Math.max(perRecord, planned / SHRINK), planned * GROWTH);
-		// Its newer half denser (a burst began): that density goes on.
+		// Its newer half far denser (a burst began, not the ups and downs of traffic): that density goes on.
 		const half = Math.floor(found / 2);
 		const recent =
-			window.times && found >= MIN_SAMPLE ? ((length - window.times[half]) * FILL) / (found - half) : 0;
-		if (recent > 0 && recent < next.span) next.span = recent;
+			window.times && parents >= MIN_SAMPLE ? ((length - window.times[half]) * FILL) / (found - half) : 0;
+		if (recent > 0 && recent < next.span / 2) next.span = recent;
 		delete next.guess;
 	} else {
 		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);

@@ -57,8 +57,10 @@ export function planRead<T>(poll: Poll<T>, now: number): ReadPlan {
 	const from = state.cursor;
 	let before: number | undefined;
 	const ceiling = state.ceiling !== undefined && state.ceiling > from ? state.ceiling : undefined;
-	if (state.span !== undefined) {
-		before = from + Math.max(1, Math.round(state.span * left));
+	// Without a cap (Infinity) a window has no length to size: below a ceiling, or to the present.
+	const length = state.span === undefined ? NaN : state.span * left;
+	if (!Number.isNaN(length)) {
+		before = from + Math.max(1, Math.round(length));
 		if (ceiling !== undefined) before = Math.min(before, Math.max(from + 1, ceiling - 1));
 		else if (before >= serviceNow) before = undefined;
 	} else if (ceiling !== undefined) {

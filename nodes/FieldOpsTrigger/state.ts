@@ -214,10 +214,12 @@ export const GROWTH = 2;
 export const SHRINK = 8;
 /** A window found too full is followed by one this many times shorter. */
 export const BISECT = 4;
+/** A window whose records stop this many times their mean spacing before its end saw a burst end. */
+export const ENDED = 16;
 /** After an empty window the next is this many times longer. */
 export const SPARSE_GROWTH = 16;
 /** A poll ends once less than this share of the cap is left (another read would mostly fetch what waits). */
-export const MIN_LEFT = 0.25;
+export const MIN_LEFT = 0.3;
 export const MAX_CHUNK_LIMIT = 10_000;
 
 export interface Version<T> {
