@@ -114,6 +114,8 @@ export class SimulatedFeed {
 	readonly history = new Map<string, Rec[]>();
 	/** When each version became visible (this clock), per id. */
 	readonly visible = new Map<string, number[]>();
+	/** The ids written, one entry per version, in the order written. */
+	readonly written: string[] = [];
 	private created = 0;
 
 	constructor(
@@ -280,6 +282,7 @@ export class SimulatedFeed {
 		this.versions.set(id, [...(this.versions.get(id) ?? []), fingerprintOf(record)]);
 		this.history.set(id, [...(this.history.get(id) ?? []), record]);
 		this.visible.set(id, [...(this.visible.get(id) ?? []), this.clock]);
+		this.written.push(id);
 		return record;
 	}
 }
