@@ -1,9 +1,9 @@
 /**
  * A set of identity tokens in few bytes, for the identities handled while the trigger worked through a backlog:
  * the first `bits` bits of each token (a 48-bit hash), sorted, the gaps between them Rice-coded (a Golomb-coded
- * set), base64url. A token it does not hold is reported absent only if it is absent (no false negatives); one
- * it does not hold is taken for present with a chance of about count ÷ 2^bits. Fewer bits fit more identities in
- * the same bytes and raise that chance: `fitted` takes the most bits that fit.
+ * set), base64url. A token it holds is always found (no false negatives); one it does not hold is taken for
+ * present with a chance of about count ÷ 2^bits. Fewer bits fit more identities in the same bytes and raise that
+ * chance: `fitted` takes the most bits that fit.
  */
 
 export interface CompactSet {

@@ -9,7 +9,6 @@ import {
 	MIN_SAMPLE,
 	PROBE,
 	SHRINK,
-	SPARSE_GROWTH,
 	type CursorState,
 	type Poll,
 	type ReadResult,
@@ -134,7 +133,8 @@ export interface WindowOutcome {
 /**
  * Sized from this window's records per millisecond, to hold FILL of what the poll may emit (`span`: milliseconds
  * per record). A window with records that fit ends the search below a ceiling; an empty one only narrows it.
- * A window holding too few records to measure is followed by a longer one, the longer the emptier it was.
+ * A window holding too few records to measure is followed by one twice as long; after an empty one, or one
+ * whose records stopped early, the rest is read to the present.
  */
 export function resize(next: CursorState, window: Window, outcome: WindowOutcome, target: number): void {
 	const { length, found } = window;
@@ -183,7 +183,7 @@ export function resize(next: CursorState, window: Window, outcome: WindowOutcome
 		if (recent > 0 && recent < next.span / 2) next.span = recent;
 		delete next.guess;
 	} else {
-		next.span = planned * (found === 0 ? SPARSE_GROWTH : GROWTH);
+		next.span = planned * GROWTH;
 		next.guess = true;
 	}
 }

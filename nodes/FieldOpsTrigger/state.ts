@@ -216,8 +216,6 @@ export const SHRINK = 8;
 export const BISECT = 4;
 /** A window whose records stop this many times their mean spacing before its end saw a burst end. */
 export const ENDED = 16;
-/** After an empty window the next is this many times longer. */
-export const SPARSE_GROWTH = 16;
 /** A poll ends once less than this share of the cap is left (another read would mostly fetch what waits). */
 export const MIN_LEFT = 0.3;
 export const MAX_CHUNK_LIMIT = 10_000;
