@@ -16,7 +16,7 @@ import { feedValues, REPORT_FEEDS } from '../FieldOps/reporting/feeds';
 import { DESCRIPTION } from '../FieldOps/resources';
 import { pollFeed } from './poll';
 import { since } from '../FieldOps/parameters/field';
-import type { TriggerEvent } from './cursor';
+import type { TriggerEvent } from './state';
 import { readable } from './readable';
 import { eventEntry, eventNotice, eventsOf, TRIGGER_SUBTITLE } from './wording';
 

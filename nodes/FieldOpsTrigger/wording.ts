@@ -1,7 +1,8 @@
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/feeds';
-import { newestForTest, type CursorOptions, type Feed, type TriggerEvent } from './cursor';
+import type { Trigger, TriggerEvent } from './state';
+import { newestForTest } from './versions';
 
 /** What the trigger says to people: its actions in the node creator, its subtitle, and its test-event messages. */
 
@@ -54,9 +55,9 @@ const joined = (words: string[]) =>
 export function noTestEvent<T>(
 	node: INode,
 	feed: ReportFeed,
-	read: { records: readonly T[]; definition: Feed<T>; options: CursorOptions; days: number },
+	{ feed: definition, options }: Trigger<T>,
+	{ records, days }: { records: readonly T[]; days: number },
 ): NodeOperationError {
-	const { records, definition, options, days } = read;
 	const all: TriggerEvent[] = ['new', 'changed', 'deleted'];
 	const others = newestForTest(records, definition, { ...options, events: all }).length;
 	const what = joined(options.events.map((event) => EVENT_WORDS[event]));
