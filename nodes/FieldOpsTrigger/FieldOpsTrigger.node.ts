@@ -17,7 +17,6 @@ import { DESCRIPTION } from '../FieldOps/resources';
 import { pollFeed } from './poll';
 import { since } from '../FieldOps/parameters/field';
 import type { TriggerEvent } from './state';
-import { readable } from './readable';
 import { eventEntry, eventNotice, eventsOf, TRIGGER_SUBTITLE } from './wording';
 
 const TOMBSTONE_FEEDS = feedValues((feed) => feed.tombstones);
@@ -234,6 +233,6 @@ export class FieldOpsTrigger implements INodeType {
 	methods = { listSearch: { searchProjects }, credentialTest: { testFieldOpsCredential } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return readable(this, await pollFeed.call(this));
+		return await pollFeed.call(this);
 	}
 }

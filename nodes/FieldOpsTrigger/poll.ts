@@ -22,6 +22,7 @@ import {
 	type Trigger,
 	type TriggerEvent,
 } from './state';
+import { readable } from './readable';
 import { readState } from './stored';
 import { newestForTest } from './versions';
 import { noTestEvent } from './wording';
@@ -143,6 +144,12 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject,
 	);
 	const reader: Reader = { n8n: this, report, filters, trigger };
+	const itemsOf = (emitted: { event: TriggerEvent; record: Row }[]) =>
+		readable(
+			this,
+			report,
+			emitted.map(({ event, record }) => toItem(event, record)),
+		);
 	const now = Date.now();
 
 	if (this.getMode() === 'manual') {
@@ -152,7 +159,7 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 			const page = { chunkLimit: TEST_PAGE, stopAfter: 1 };
 			const { records } = await read(reader, { ModifiedSince: since }, page);
 			const newest = newestForTest(records, trigger.feed, trigger.options);
-			if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
+			if (newest.length > 0) return [itemsOf(newest)];
 			if (days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1])
 				throw noTestEvent(this.getNode(), report, trigger, { records, days });
 		}
@@ -194,7 +201,8 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		}
 		poll = applyRead(poll, plan, outcome.result, outcome.sentAt);
 	}
-	// Written last: a poll that failed above leaves the stored state as it was.
+	const items = itemsOf(poll.emit);
+	// Written last: a poll that failed above (Simplify included) leaves the stored state as it was.
 	staticData[STATE_KEY] = poll.state as unknown as IDataObject;
-	return poll.emit.length > 0 ? [poll.emit.map(({ event, record }) => toItem(event, record))] : null;
+	return items.length > 0 ? [items] : null;
 }

@@ -7,7 +7,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { periodWindow, isoWeek } from '../../nodes/FieldOps/resources/report/period';
-import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
+import { recordKey, REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import { N8nHarness, type WorkflowJson } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { useSandboxCredential } from '../helpers/workflows';
@@ -160,5 +160,44 @@ describe('a saved Field Ops Trigger (1) emits raw records; a new one (1.1) reada
 		expect(json['Project Number']).toMatch(/^P\d+/);
 		for (const raw of ['projectId', 'companyId', 'reportedByUserId', 'title'])
 			expect(json).not.toHaveProperty(raw);
+	});
+});
+
+describe('a new Field Ops Trigger (1.1) keeps what identifies each record, whatever the export calls it', () => {
+	const sb = useSandbox({ scale: 20 });
+	let harness: N8nHarness;
+	const trigger = nodeNamed(newIncident, TRIGGER);
+	/** The saved trigger on another export, its backlog from the start, at `version`. */
+	const watching = (feed: string, version: number): WorkflowJson => {
+		const node = newIncident.nodes.find((candidate) => candidate.type === TRIGGER)!;
+		return {
+			...newIncident,
+			nodes: [
+				{
+					...node,
+					typeVersion: version,
+					parameters: { ...node.parameters, feed, events: ['new', 'changed'], startFrom: 'everything' },
+				},
+			],
+			connections: {},
+		};
+	};
+
+	beforeAll(async () => {
+		harness = await N8nHarness.load();
+		useSandboxCredential(harness, sb());
+	});
+
+	// Time registrations and users name their id `timeRegistrationId` / `userId` in the sandbox's alt variant.
+	it.each(['timeRegistrations', 'users', 'images'])('%s: the same records as the raw ones', async (value) => {
+		const feed = REPORT_FEEDS.find((candidate) => candidate.value === value)!;
+		const keys = async (version: number) => {
+			const { items } = await harness.poll(watching(value, version), trigger, { staticData: {} });
+			return items.map((item) => recordKey(feed, item.json as IDataObject));
+		};
+		const raw = await keys(1);
+		expect(raw.length).toBeGreaterThan(0);
+		expect(raw).not.toContain(undefined);
+		expect(await keys(1.1)).toEqual(raw);
 	});
 });
