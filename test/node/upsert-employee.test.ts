@@ -168,6 +168,17 @@ describe('Employee → Create or Update (issue #32)', () => {
 		expect(people().filter((p) => p.firstName === 'Uten')).toHaveLength(0);
 	});
 
+	it('uses a repeated number’s later item when the first is refused before sending', async () => {
+		const run = await node.run(
+			MAPPING,
+			rows(newRow('HR-3', { birthDate: 'not a date' }), newRow('HR-3', { firstName: 'Andre' })),
+			true,
+		);
+		expect(results(run)).toEqual(['failed', 'created']);
+		expect(run.items['Field Ops'][0].json.error).toMatch(/Birth Date/);
+		expect(person('HR-3')?.firstName).toBe('Andre');
+	});
+
 	it('checks a new employee’s required fields before sending, as Create does', async () => {
 		const run = await node.run(MAPPING, rows({ ...newRow('HR-2'), firstName: '', startDate: '' }), true);
 		expect(results(run)).toEqual(['failed']);

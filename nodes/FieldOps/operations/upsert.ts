@@ -314,10 +314,12 @@ export async function runUpsert(
 			if (first !== undefined)
 				throw new FieldOpsFailure(
 					`the same ${spec.what} is in item ${first + 1} too`,
-					`Each ${spec.what} may appear once per run: item ${first + 1} was written, this one was not. Remove the repeated row from the input, or check its number.`,
+					`Each ${spec.what} may appear once per run: only item ${first + 1} is used, this one is not sent. Remove the repeated row from the input, or check its number.`,
 				);
+			const values = await mappedValues(spec.fields, item);
+			// Only an item that will be sent claims its key: a later item is then the repeat, never the one used.
 			firstWith.set(key.id, index);
-			plans.push({ state: 'pending', entry: { item, key }, values: await mappedValues(spec.fields, item) });
+			plans.push({ state: 'pending', entry: { item, key }, values });
 		} catch (error) {
 			plans.push({ state: 'failed', error, key });
 		}
