@@ -86,6 +86,22 @@ describe('Work Order → Create or Update (issue #32)', () => {
 		});
 	});
 
+	it('by number, run again: a work order created without an External ID is found by its number the next time', async () => {
+		const p = project();
+		const row = { project: p.projectNumber, number: 'NY-7', name: 'Ny grøft' };
+		const first = await node.run(BY_NUMBERS, rows(row), true);
+		expect(results(first)).toEqual(['created']);
+		// The number is sent as its External ID: where Field Ops numbers work orders by it (W1), the next run finds it.
+		expect(byExternalId(p, 'NY-7')).toHaveLength(1);
+		const again = await node.run(BY_NUMBERS, rows(row), true);
+		if (world().variant.taskNumber === 'externalId') expect(results(again)).toEqual(['unchanged']);
+		// Where Field Ops gives numbers of its own, NY-7 is not one of them: the create is refused, never doubled.
+		else {
+			expect(results(again)).toEqual(['failed']);
+			expect(byExternalId(p, 'NY-7')).toHaveLength(1);
+		}
+	});
+
 	it('by external project number and external ID: one read per project for the whole batch', async () => {
 		const p = project();
 		const existing = tasksOf(p);

@@ -78,7 +78,7 @@ const workOrderNumber = keyField(
 	'Work Order Number to Match On',
 	'workOrderNumber',
 	'number',
-	'The work order’s number within the project, as Field Ops numbers it: the work order with this number is updated; if there is none, a new one is created',
+	'The work order’s number within the project, as Field Ops numbers it: the work order with this number is updated; if there is none, a new one is created, with this number as its External ID when External ID is empty',
 	'e.g. 07',
 );
 const externalProjectNumber = keyField(
@@ -257,6 +257,10 @@ const spec: UpsertSpec = {
 	lookUp,
 	createBody: async (entry) => {
 		const body = (await fromFields(FIELDS, entry.item)).body;
+		// A new work order must be found by its number next run: where Field Ops numbers work orders by their
+		// External ID (W1), only an External ID equal to the number does that.
+		if (entry.key.json.workOrderNumber !== undefined && !body.externalId)
+			body.externalId = entry.key.json.workOrderNumber;
 		const project = await projectOf(entry);
 		const number = String(entry.key.json.projectNumber ?? entry.key.json.externalProjectNumber);
 		return {
