@@ -98,8 +98,8 @@ function resolveDisplay(
 				if (kind === 'show') shows = false;
 				continue;
 			}
-			// `@version` everywhere; a selector at the root, or from inside a collection with its slash.
-			const root = key.startsWith('/') ? key.slice(1) : nested && key !== '@version' ? undefined : key;
+			// `@version` and `@tool` everywhere; a selector at the root, or from inside a collection with its slash.
+			const root = key.startsWith('/') ? key.slice(1) : nested && !key.startsWith('@') ? undefined : key;
 			if (root === undefined || !(root in choice)) {
 				(rest[kind] ??= {})[key] = listed;
 				continue;
@@ -158,7 +158,8 @@ function parameterFacts(
 
 /** Every choice of the selectors that the node offers in one version, e.g. `{ resource, operation }`. */
 function choicesOf(properties: INodeProperties[], selectors: string[], version: number): Choice[] {
-	let choices: Choice[] = [{ '@version': version }];
+	// The editor's node (an AI agent's tool shows the `@tool` variants instead).
+	let choices: Choice[] = [{ '@version': version, '@tool': false }];
 	for (const selector of selectors)
 		choices = choices.flatMap((choice) => {
 			const shown = properties.filter(

@@ -88,11 +88,19 @@ const options = field({
 
 /**
  * Return All: on for exports added from node version 1.3 (a weekly payroll export is never cut at 50 rows
- * unnoticed); nodes saved before keep it off with their Limit.
+ * unnoticed); nodes saved before keep it off with their Limit, and so does an AI agent's tool (a period's every row
+ * would fill the model's context).
  */
 const returnAlls: Field[] = [
 	{ property: { ...returnAll.property, displayOptions: { show: before(1.3) } } },
-	{ property: { ...returnAll.property, default: true, displayOptions: { show: since(1.3) } } },
+	{
+		property: {
+			...returnAll.property,
+			default: true,
+			displayOptions: { show: { ...since(1.3), '@tool': [false] } },
+		},
+	},
+	{ property: { ...returnAll.property, displayOptions: { show: { ...since(1.3), '@tool': [true] } } } },
 ];
 
 /** Each field written with the reports it shows for (the feeds table says which have a date window or filters). */
