@@ -172,7 +172,11 @@ export class FieldOpsTrigger implements INodeType {
 				required: true,
 				displayOptions: { show: { startFrom: ['date'] } },
 			},
-			reportFiltersProperty('feed'),
+			{
+				...reportFiltersProperty('feed'),
+				// Field Ops says when a record was created, not when it began to match a filter.
+				hint: 'New means created in Field Ops since the trigger started: a record that begins to match these filters later (moved to this project, say) comes as Changed',
+			},
 			{
 				displayName: 'Simplify',
 				name: 'simplify',
