@@ -118,19 +118,36 @@ function partialSaveNote(
 	].join('\n');
 }
 
-/** An API name used for a field in a text, replaced by the field's label ("externalId" → "External ID"). */
-function withLabels(text: string, fields: string[], labels: Record<string, string>): string {
-	return fields.reduce((result, field) => {
-		if (!labels[field]) return result;
-		const name = new RegExp(`\\b${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g');
-		return result.replace(name, labels[field]);
-	}, text);
+/**
+ * The error of one item in the user's words: the service's field names replaced by their labels ("externalId" →
+ * "External ID") and n8n's own "[item 0]" taken out, for the caller to name the item by its number (from 1).
+ */
+export function labelledFailure(
+	context: IExecuteFunctions,
+	error: unknown,
+	index: number,
+	labels: Record<string, string>,
+) {
+	const failure = nodeError(context.getNode(), error, index);
+	const fields = failureDetails(error)
+		.map((detail) => detail.field)
+		.filter((field): field is string => typeof field === 'string' && field !== '' && !!labels[field]);
+	const withLabels = (text: string) =>
+		fields.reduce(
+			(result, field) =>
+				result.replace(
+					new RegExp(`\\b${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'),
+					labels[field],
+				),
+			text,
+		);
+	failure.message = withLabels(failure.message).replace(/\s*\[item \d+[^\]]*\]/g, '');
+	failure.description = withLabels(failure.description ?? '') || null;
+	failure.context.itemIndex = index;
+	return failure;
 }
 
-/**
- * The error of one item as the user reads it: fields by their labels, the item by its number (from 1, also where
- * n8n's own helpers or editor would write "[item 0]"), and what was already done.
- */
+/** The error of one item as the user reads it: {@link labelledFailure}, the item's number, and what was already done. */
 function describeFailure(
 	context: IExecuteFunctions,
 	error: unknown,
@@ -138,22 +155,15 @@ function describeFailure(
 	options: ItemLoopOptions,
 	done: Array<{ index: number; json?: IDataObject }>,
 ) {
-	const failure = nodeError(context.getNode(), error, index);
-	const fields = failureDetails(error)
-		.map((detail) => detail.field)
-		.filter((field): field is string => typeof field === 'string' && field !== '');
-	const labels = options.labels ?? {};
-	let message = withLabels(failure.message, fields, labels).replace(/\s*\[item \d+[^\]]*\]/g, '');
-	let description = withLabels(failure.description ?? '', fields, labels);
-	// The item is named by the user's number (from 1); n8n keeps its own index (from 0). n8n's editor appends
-	// "[item <index>]" to a message that does not contain "item <index>": the message says both, n8n's marked.
+	const failure = labelledFailure(context, error, index, options.labels ?? {});
+	// n8n's editor appends "[item <index>]" (from 0) to a message that does not contain "item <index>": the message
+	// names the item by the user's number (from 1), n8n's marked.
 	const count = context.getInputData().length;
-	if (count > 1) message = `${message} [${itemName(index, count)}]`;
-	failure.context.itemIndex = index;
+	if (count > 1) failure.message = `${failure.message} [${itemName(index, count)}]`;
 	if (options.writes && done.length > 0)
-		description = [description, partialSaveNote(options.writes, done, index)].filter(Boolean).join('\n\n');
-	failure.message = message;
-	failure.description = description || null;
+		failure.description =
+			[failure.description, partialSaveNote(options.writes, done, index)].filter(Boolean).join('\n\n') ||
+			null;
 	return failure;
 }
 

@@ -8,13 +8,13 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { Item, itemName } from '../items/items';
+import { Item, itemName, labelledFailure } from '../items/items';
 import { locatorValue } from '../lookups/records';
 import type { Found } from '../lookups/numbers';
 import { sameValue } from '../parameters/compare';
 import { labelsOf, shown, type Field } from '../parameters/field';
 import { isBlank } from '../parameters/values';
-import { FieldOpsFailure, failureDetails, nodeError, settle } from '../transport/errors';
+import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
 
 /**
  * Create or Update (upsert) by a number the user knows: every item's record is looked up (one list read for a
@@ -244,15 +244,6 @@ type Plan =
 
 const capitalised = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
 
-/** An API name in a message replaced by the field's label ("phone" → "Phone"). */
-function withLabels(text: string, fields: string[], labels: Record<string, string>): string {
-	return fields.reduce((result, field) => {
-		if (!labels[field]) return result;
-		const name = new RegExp(`\\b${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g');
-		return result.replace(name, labels[field]);
-	}, text);
-}
-
 /**
  * The error of one item as the user reads it: the record by its key, the service's own words with fields by their
  * labels, and the item by its number (n8n's editor appends "[item <index>]" to a message without "item <index>").
@@ -264,17 +255,10 @@ function itemFailure(
 	labels: Record<string, string>,
 	note?: string,
 ): NodeApiError | NodeOperationError {
-	const failure = nodeError(context.getNode(), plan.error, index);
-	const fields = failureDetails(plan.error)
-		.map((detail) => detail.field)
-		.filter((field): field is string => typeof field === 'string' && field !== '');
-	const said = withLabels(failure.message, fields, labels).replace(/\s*\[item \d+[^\]]*\]/g, '');
+	const failure = labelledFailure(context, plan.error, index, labels);
 	const count = context.getInputData().length;
-	const message = `${plan.key ? `${capitalised(plan.key.name)}: ` : ''}${said}${count > 1 ? ` [${itemName(index, count)}]` : ''}`;
-	failure.message = message;
-	failure.description =
-		[withLabels(failure.description ?? '', fields, labels), note].filter(Boolean).join('\n\n') || null;
-	failure.context.itemIndex = index;
+	failure.message = `${plan.key ? `${capitalised(plan.key.name)}: ` : ''}${failure.message}${count > 1 ? ` [${itemName(index, count)}]` : ''}`;
+	failure.description = [failure.description, note].filter(Boolean).join('\n\n') || null;
 	return failure;
 }
 
