@@ -47,7 +47,7 @@ describe('examples: nightly employees from the HR system’s CSV file', () => {
 		const read = [...JSON.stringify(fieldOps.parameters).matchAll(/\$json\['([^']+)'\]/g)].map((m) => m[1]);
 		expect([...new Set(read)].sort()).toEqual([...HR_COLUMNS].sort());
 		expect(fieldOps).toMatchObject({
-			typeVersion: 1.2,
+			typeVersion: 1.3,
 			onError: 'continueErrorOutput',
 			parameters: { resource: 'employee', operation: 'upsert', onlyChanges: true },
 		});
