@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import type { ReportFeed } from '../FieldOps/reporting/feeds';
-import { simplifier } from '../FieldOps/resources/report/simplify';
+import { simplifier } from '../FieldOps/reporting/simplify';
 
 /**
  * Simplify (from node version 1.1, on for new nodes): each emitted record as the Report shows it (the feed

@@ -9,7 +9,7 @@ import { reportFields } from './parameters';
 import { fileOutput } from './output/file';
 import { itemsOutput, pagesOutput, type OutputOptions } from './output/items';
 import type { ReportOutput, Shape } from './output/reportOutput';
-import { simplifier } from './simplify';
+import { simplifier } from '../../reporting/simplify';
 import { summaryLine, type ExportSummary } from './summary';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
 import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';

@@ -13,7 +13,7 @@ import {
 	type PeriodName,
 	type WindowDescription,
 } from './period';
-import { columnField } from './simplify';
+import { columnField } from '../../reporting/simplify';
 
 /** The date part of a report's query, and what the output says about it. */
 export interface ReportWindow {
