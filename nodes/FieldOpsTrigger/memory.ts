@@ -30,8 +30,9 @@ export interface Memory {
 export const handledBefore = (memory: Memory, id: string) =>
 	memory.ids.has(id) || (memory.set !== undefined && holds(memory.set.values, memory.set.bits, id));
 
-/** The last compact set decoded: a poll decodes the same one for each of its reads. */
-let decoded: { data: string; values: number[] } | undefined;
+/** The last compact set decoded: a poll decodes the same one for each of its reads (any workflow's, so all three
+ * of its parts name it). */
+let decoded: (CompactSet & { values: number[] }) | undefined;
 
 /** The state's memory, unpacked; `seen` has room for versions from `from` on (older ones are let go). */
 export function recall(state: CursorState, from: number): Memory {
@@ -50,7 +51,8 @@ export function recall(state: CursorState, from: number): Memory {
 	}
 	if (state.idSet) {
 		const { bits, count, data, until } = state.idSet;
-		if (decoded?.data !== data) decoded = { data, values: decode({ bits, count, data }) };
+		if (decoded?.data !== data || decoded.bits !== bits || decoded.count !== count)
+			decoded = { bits, count, data, values: decode({ bits, count, data }) };
 		memory.set = { bits, count, data, values: decoded.values, until };
 	}
 	return memory;
