@@ -8,8 +8,8 @@ import { feedToken, UPGRADE_AT, UPGRADE_KINDS, UPGRADE_POLLS, upgradeFeed, versi
 
 /**
  * A workflow activated before the upgrade keeps its cursor: states that main's code stored (at 47e9026, half way
- * through a burst) are read, and polling goes on from them without emitting any version a second time, until
- * every record's last version is out.
+ * through a burst) are read, and polling goes on from them without emitting any version a second time or calling
+ * a record handled before the upgrade new, until every record's last version is out.
  */
 
 interface Stored {
@@ -38,7 +38,16 @@ describe('a state stored by main (47e9026)', () => {
 			expect(state).toBeDefined();
 			expect(state.cursor).toBe(stored.state.cursor);
 			const emitted = new Set(stored.emitted.match(/.{8}/g));
+			// Identities main's code emitted a version of: the memory the stored state carries over.
+			const handled = new Set(
+				feed
+					.ids()
+					.flatMap((id) => (feed.history.get(id) ?? []).flatMap((record) => feed.rowsOf(record)))
+					.filter((row) => emitted.has(versionToken(kind.feed, row)))
+					.map((row) => kind.feed.identity(row)),
+			);
 			const again: string[] = [];
+			const mislabelled: string[] = [];
 			for (let i = UPGRADE_AT; i < UPGRADE_POLLS; i++) {
 				before(i);
 				const poll = runPoll(
@@ -49,13 +58,24 @@ describe('a state stored by main (47e9026)', () => {
 					() => feed.clock,
 				);
 				state = JSON.parse(JSON.stringify(poll.state)) as CursorState;
-				for (const { record } of poll.emit) {
+				for (const { record, event } of poll.emit) {
 					const version = versionToken(kind.feed, record);
 					if (emitted.has(version)) again.push(`${record.id} rev ${record.rev}`);
 					emitted.add(version);
+					// New: the first version of a record created since the start; never one handled before the upgrade.
+					const identity = kind.feed.identity(record);
+					const expected = record.isDeleted
+						? 'deleted'
+						: !handled.has(identity) && Date.parse(record.createdDateTime) >= stored.state.floor
+							? 'new'
+							: 'changed';
+					if (event !== expected)
+						mislabelled.push(`${identity} rev ${record.rev}: ${event}, not ${expected}`);
+					if (!record.isDeleted) handled.add(identity);
 				}
 			}
 			expect(again).toEqual([]);
+			expect(mislabelled).toEqual([]);
 			const missing = feed
 				.ids()
 				.flatMap((id) => feed.rowsOf(feed.current(id)))
