@@ -15,6 +15,7 @@ import { sameValue } from '../parameters/compare';
 import { labelsOf, shown, type Field } from '../parameters/field';
 import { isBlank } from '../parameters/values';
 import { FieldOpsFailure, nodeError, settle } from '../transport/errors';
+import { sendJson, type PathParam } from '../transport/transport';
 
 /**
  * Create or Update (upsert) by a number the user knows: every item's record is looked up (one list read for a
@@ -491,3 +492,34 @@ export async function eachAlone<E>(entries: E[], send: (entry: E) => Promise<unk
 	}
 	return results;
 }
+
+/** Create: each new record by its own POST to `path`. */
+export const postEach =
+	(path: string, what: string): UpsertSpec['create'] =>
+	async (context, entries) =>
+		await eachAlone(
+			entries,
+			async ({ body, item }) =>
+				await sendJson(context, { method: 'POST', path, body, what, itemIndex: item.index }),
+		);
+
+/** Update: each changed record by its own PATCH to `path`, the record named by `params`. */
+export const patchEach =
+	(
+		path: string,
+		what: string,
+		params: (entry: Entry & { record: IDataObject }) => Record<string, PathParam>,
+	): UpsertSpec['update'] =>
+	async (context, entries) =>
+		await eachAlone(
+			entries,
+			async (entry) =>
+				await sendJson(context, {
+					method: 'PATCH',
+					path,
+					params: params(entry),
+					body: entry.changes,
+					what,
+					itemIndex: entry.item.index,
+				}),
+		);

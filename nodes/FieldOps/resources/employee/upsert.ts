@@ -7,7 +7,8 @@ import { READ_EACH_UP_TO, byNumber, recordId, single, type Found } from '../../l
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import {
-	eachAlone,
+	postEach,
+	patchEach,
 	fieldsForUpsert,
 	numberKey,
 	onlyChangesField,
@@ -97,31 +98,10 @@ const spec: UpsertSpec = {
 		await create.request.prepare?.(request, item);
 		return request.body as IDataObject;
 	},
-	create: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ body, item }) =>
-				await sendJson(context, {
-					method: 'POST',
-					path: EMPLOYEES,
-					body,
-					what: 'employee',
-					itemIndex: item.index,
-				}),
-		),
-	update: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async (entry) =>
-				await sendJson(context, {
-					method: 'PATCH',
-					path: ONE_EMPLOYEE,
-					params: { employee: { label: 'Employee', value: numberOf(entry) } },
-					body: entry.changes,
-					what: 'employee',
-					itemIndex: entry.item.index,
-				}),
-		),
+	create: postEach(EMPLOYEES, 'employee'),
+	update: patchEach(ONE_EMPLOYEE, 'employee', (entry) => ({
+		employee: { label: 'Employee', value: numberOf(entry) },
+	})),
 	// v5 knows an employee by its number (spec: Versioning 2).
 	idOf: (record) => recordId(record, 'employeeNumber'),
 };

@@ -4,9 +4,9 @@ import { on, shown, notice } from '../../parameters/field';
 import { LOOKUP_PATHS } from '../../lookups/records';
 import { lookUpByNumber, recordId } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
-import { sendJson } from '../../transport/transport';
 import {
-	eachAlone,
+	postEach,
+	patchEach,
 	fieldsForUpsert,
 	numberKey,
 	onlyChangesField,
@@ -56,31 +56,10 @@ const spec: UpsertSpec = {
 			})),
 		),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
-	create: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ body, item }) =>
-				await sendJson(context, {
-					method: 'POST',
-					path: PROJECTS,
-					body,
-					what: 'project',
-					itemIndex: item.index,
-				}),
-		),
-	update: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ record, changes, item }) =>
-				await sendJson(context, {
-					method: 'PATCH',
-					path: ONE_PROJECT,
-					params: { project: { label: 'Project', value: recordId(record) } },
-					body: changes,
-					what: 'project',
-					itemIndex: item.index,
-				}),
-		),
+	create: postEach(PROJECTS, 'project'),
+	update: patchEach(ONE_PROJECT, 'project', ({ record }) => ({
+		project: { label: 'Project', value: recordId(record) },
+	})),
 	idOf: (record: IDataObject) => recordId(record),
 };
 

@@ -2,9 +2,9 @@ import { on, shown, notice } from '../../parameters/field';
 import { idOf, LOOKUP_PATHS } from '../../lookups/records';
 import { lookUpByNumber, recordId } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
-import { sendJson } from '../../transport/transport';
 import {
-	eachAlone,
+	postEach,
+	patchEach,
 	fieldsForUpsert,
 	numberKey,
 	onlyChangesField,
@@ -55,31 +55,14 @@ const spec: UpsertSpec = {
 			})),
 		),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
-	create: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ body, item }) =>
-				await sendJson(context, { method: 'POST', path: USERS, body, what: 'user', itemIndex: item.index }),
-		),
+	create: postEach(USERS, 'user'),
 	// PATCH takes the company profile ID, not the identity ID (spec: Users v4).
-	update: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ record, changes, key, item }) =>
-				await sendJson(context, {
-					method: 'PATCH',
-					path: ONE_PROFILE,
-					params: {
-						companyProfileId: {
-							label: 'User',
-							value: idOf(record, 'companyProfileId', 'user', String(key.json.employeeNumber)),
-						},
-					},
-					body: changes,
-					what: 'user',
-					itemIndex: item.index,
-				}),
-		),
+	update: patchEach(ONE_PROFILE, 'user', ({ record, key }) => ({
+		companyProfileId: {
+			label: 'User',
+			value: idOf(record, 'companyProfileId', 'user', String(key.json.employeeNumber)),
+		},
+	})),
 	idOf: (record) => recordId(record, 'companyProfileId'),
 };
 

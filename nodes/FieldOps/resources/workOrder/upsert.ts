@@ -9,7 +9,8 @@ import { recordId, single, type Found } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import { sendJson } from '../../transport/transport';
 import {
-	eachAlone,
+	postEach,
+	patchEach,
 	fieldsForUpsert,
 	keyText,
 	onlyChangesField,
@@ -271,31 +272,10 @@ const spec: UpsertSpec = {
 			companyId: idOf(project, 'companyId', 'project', number),
 		};
 	},
-	create: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ body, item }) =>
-				await sendJson(context, {
-					method: 'POST',
-					path: TASKS,
-					body,
-					what: 'work order',
-					itemIndex: item.index,
-				}),
-		),
-	update: async (context, entries) =>
-		await eachAlone(
-			entries,
-			async ({ record, changes, item }) =>
-				await sendJson(context, {
-					method: 'PATCH',
-					path: ONE_WORK_ORDER,
-					params: { workOrder: { label: 'Work Order', value: recordId(record) } },
-					body: changes,
-					what: 'work order',
-					itemIndex: item.index,
-				}),
-		),
+	create: postEach(TASKS, 'work order'),
+	update: patchEach(ONE_WORK_ORDER, 'work order', ({ record }) => ({
+		workOrder: { label: 'Work Order', value: recordId(record) },
+	})),
 	idOf: (record) => recordId(record),
 };
 
