@@ -10,7 +10,7 @@ import {
 
 import { Item, itemName, labelledFailure } from '../items/items';
 import { locatorValue } from '../lookups/records';
-import type { Found } from '../lookups/numbers';
+import { lookUpByNumber, type Found, type NumberLookUp } from '../lookups/numbers';
 import { sameValue } from '../parameters/compare';
 import { labelsOf, shown, type Field } from '../parameters/field';
 import { isBlank } from '../parameters/values';
@@ -469,6 +469,16 @@ export async function runUpsert(
 		}),
 	];
 }
+
+/** Look-up: each entry's number (the key field `name`) in the company the key names. */
+export const byKeyNumber =
+	(name: string, lookUp: NumberLookUp): UpsertSpec['lookUp'] =>
+	async (context, entries) =>
+		await lookUpByNumber(
+			context,
+			lookUp,
+			entries.map(({ item, key }) => ({ item, number: String(key.json[name]), company: key.company })),
+		);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Writes one request per item

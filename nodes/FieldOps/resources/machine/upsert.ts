@@ -4,9 +4,10 @@ import { batchSizeField, DEFAULT_BATCH_SIZE, type ItemOutcome } from '../../oper
 import { on, shown, notice } from '../../parameters/field';
 import { FieldOpsFailure, settle } from '../../transport/errors';
 import { LOOKUP_PATHS } from '../../lookups/records';
-import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { recordId } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import {
+	byKeyNumber,
 	fieldsForUpsert,
 	numberKey,
 	onlyChangesField,
@@ -85,21 +86,12 @@ const spec: UpsertSpec = {
 	fields: FIELDS,
 	createOnly: ['companyId'],
 	keyOf: async (item) => numberKey(item, KEY, 'machine', true),
-	lookUp: async (context, entries) =>
-		await lookUpByNumber(
-			context,
-			{
-				what: 'machine',
-				list: { path: MACHINES },
-				byNumber: { path: LOOKUP_PATHS.machineByNumber, param: 'machineNumber', label: 'Machine' },
-				numberOf: (record) => record.machineNumber,
-			},
-			entries.map(({ item, key }) => ({
-				item,
-				number: String(key.json.machineNumber),
-				company: key.company,
-			})),
-		),
+	lookUp: byKeyNumber('machineNumber', {
+		what: 'machine',
+		list: { path: MACHINES },
+		byNumber: { path: LOOKUP_PATHS.machineByNumber, param: 'machineNumber', label: 'Machine' },
+		numberOf: (record) => record.machineNumber,
+	}),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: async (context, entries) =>
 		await inBatches(

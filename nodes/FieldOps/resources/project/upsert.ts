@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { on, shown, notice } from '../../parameters/field';
 import { LOOKUP_PATHS } from '../../lookups/records';
-import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { recordId } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import {
+	byKeyNumber,
 	postEach,
 	patchEach,
 	fieldsForUpsert,
@@ -40,21 +41,12 @@ const spec: UpsertSpec = {
 	fields: FIELDS,
 	createOnly: ['companyId'],
 	keyOf: async (item) => numberKey(item, KEY, 'project', true),
-	lookUp: async (context, entries) =>
-		await lookUpByNumber(
-			context,
-			{
-				what: 'project',
-				list: { path: PROJECTS },
-				byNumber: { path: LOOKUP_PATHS.projectByNumber, param: 'projectNumber', label: 'Project' },
-				numberOf: (record) => record.projectNumber,
-			},
-			entries.map(({ item, key }) => ({
-				item,
-				number: String(key.json.projectNumber),
-				company: key.company,
-			})),
-		),
+	lookUp: byKeyNumber('projectNumber', {
+		what: 'project',
+		list: { path: PROJECTS },
+		byNumber: { path: LOOKUP_PATHS.projectByNumber, param: 'projectNumber', label: 'Project' },
+		numberOf: (record) => record.projectNumber,
+	}),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: postEach(PROJECTS, 'project'),
 	update: patchEach(ONE_PROJECT, 'project', ({ record }) => ({

@@ -1,8 +1,9 @@
 import { on, shown, notice } from '../../parameters/field';
 import { idOf, LOOKUP_PATHS } from '../../lookups/records';
-import { lookUpByNumber, recordId } from '../../lookups/numbers';
+import { recordId } from '../../lookups/numbers';
 import { fromFields, type CodeOperation } from '../../operations/operation';
 import {
+	byKeyNumber,
 	postEach,
 	patchEach,
 	fieldsForUpsert,
@@ -39,21 +40,12 @@ const spec: UpsertSpec = {
 	createOnly: ['companyId'],
 	keyOf: async (item) => numberKey(item, KEY, 'user', true),
 	// The list takes the company; the by-number route answers the credential's own company's user.
-	lookUp: async (context, entries) =>
-		await lookUpByNumber(
-			context,
-			{
-				what: 'user',
-				list: { path: USERS, companyQuery: 'companyId' },
-				byNumber: { path: LOOKUP_PATHS.userByEmployeeNumber, param: 'employeeNumber', label: 'User' },
-				numberOf: (record) => record.employeeNumber,
-			},
-			entries.map(({ item, key }) => ({
-				item,
-				number: String(key.json.employeeNumber),
-				company: key.company,
-			})),
-		),
+	lookUp: byKeyNumber('employeeNumber', {
+		what: 'user',
+		list: { path: USERS, companyQuery: 'companyId' },
+		byNumber: { path: LOOKUP_PATHS.userByEmployeeNumber, param: 'employeeNumber', label: 'User' },
+		numberOf: (record) => record.employeeNumber,
+	}),
 	createBody: async ({ item }) => (await fromFields(FIELDS, item)).body,
 	create: postEach(USERS, 'user'),
 	// PATCH takes the company profile ID, not the identity ID (spec: Users v4).
