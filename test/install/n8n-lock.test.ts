@@ -77,8 +77,11 @@ describe('installing from a lock', () => {
 		// npm keeps entries nothing depends on in the locks it writes (n8n's has some), and never installs them.
 		Object.assign(lock.packages, { 'node_modules/unused': { version: '1.0.0', extraneous: true } });
 		const target = folder(MANIFEST, lock);
-		await installFromLock(target, { env: node24Env(), quiet: true });
+		// As a user's npm would, whose default is to write `resolved` URLs (this machine's npmrc omits them).
+		const defaults = node24Env({ npm_config_omit_lockfile_registry_resolved: 'false' });
+		await installFromLock(target, { env: defaults, quiet: true });
 		expect(existsSync(join(target.dir, 'node_modules', 'unused'))).toBe(false);
+		expect(readFileSync(join(target.dir, 'package-lock.json'), 'utf8')).toBe(JSON.stringify(lock));
 		const installed = JSON.parse(
 			readFileSync(join(target.dir, 'node_modules', 'ms', 'package.json'), 'utf8'),
 		);
