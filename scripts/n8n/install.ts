@@ -191,7 +191,7 @@ export async function ensureN8n(
 		return { version: n8n.version, cached: true, seconds: (Date.now() - started) / 1000 };
 	}
 	log(
-		`Installing n8n ${n8n.version} into ${n8n.dir} from its lock with npm ci (first use: 4 to 10 minutes depending on load, 2.7 GB; progress every 20 s)…`,
+		`Installing n8n ${n8n.version} into ${n8n.dir} from its lock with npm ci (first use: about 4 minutes on an idle machine, up to 15 on a loaded one; 2 to 3 GB; progress every 20 s)…`,
 	);
 	await installFromLock(n8n, { env: node24Env(), quiet: options.quiet });
 	if (!sqliteLoads(n8n)) {
