@@ -141,7 +141,7 @@ async function regenerate(n8n: N8nRelease): Promise<boolean> {
 		for (const line of [...changes.added, ...changes.removed, ...changes.changed]) console.log(`  ${line}`);
 		const entries = (l: Lock) => Object.keys(l.packages).length - 1;
 		console.log(
-			`n8n ${before.packages['node_modules/n8n']?.version ?? '(no lock)'} → ${n8n.version}: ${count(Math.max(entries(before), 0))} → ${count(entries(lock))} packages; ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} with other versions, ${count(changes.unchanged)} unchanged (${Math.round((Date.now() - started) / 1000)} s).`,
+			`n8n ${before.packages['node_modules/n8n']?.version ?? '(no lock)'} → ${n8n.version}: ${count(Math.max(entries(before), 0))} → ${count(entries(lock))} lock entries; by package name ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} at other versions, ${count(changes.unchanged)} unchanged (${Math.round((Date.now() - started) / 1000)} s).`,
 		);
 		if (marked.length)
 			console.log(`  Not on the registry, marked optional for no platform: ${marked.join(', ')}.`);
