@@ -9,8 +9,8 @@
  * machine gets the same bytes and nothing is resolved at install time; resolving n8n's ~2,400 packages afresh
  * broke installs whenever the registry (or npm's cached view of it) lagged behind a new release in the tree. To
  * move a pin: change the version below, run `npm run n8n:lock` (scripts/n8n/lock.ts: regenerates the lock, prints
- * what changed), commit both. The lock has no `resolved` URLs, only `name@version` + `integrity`: npm fetches from
- * whatever registry the user configured and checks the hash, with any npm config (lock.ts says why).
+ * what changed), commit both. The committed lock has no `resolved` URLs, only `name@version` + `integrity`; npm
+ * fetches from whatever registry the user configured and checks the hash, with any npm config (lock.ts says how).
  *
  * Guards kept from the notes on running n8n here: n8n 2.x needs Node 24, so npm runs with the project's Node 24
  * first on PATH (n8n 1.123 accepts Node 20.19 to 24.x, so the same Node serves both lines); kafka's install script

@@ -7,9 +7,11 @@
  * - npm writes the lock itself, for the whole tree, without installing: `npm install --package-lock-only`, with
  *   fresh registry data (`--prefer-online`), in a temporary folder holding only the lock folder's package.json.
  * - `--omit-lockfile-registry-resolved`, whatever the local npm config says: entries keep `version` and `integrity`
- *   and no `resolved` URL. Then `npm ci` fetches each `name@version` from the registry the installing user has
- *   configured (the public one, a mirror, a company proxy) and refuses bytes whose hash differs. A user's default
- *   npm (no such setting) installs it the same way and does not rewrite it (`npm ci` never saves the lock).
+ *   and no `resolved` URL, so the lock is the same whoever regenerates it and names no registry. The installer adds
+ *   the public registry's tarball addresses to the copy it installs (scripts/n8n/locked-install.ts: without them npm
+ *   asks the registry for every package's document on every install, even from a full cache) and npm maps them to
+ *   the registry the installing user configured (the public one, a mirror, a company proxy); bytes whose hash
+ *   differs are refused. A user's default npm installs it the same way and does not rewrite it (npm ci never saves).
  * - Optional packages for every platform are in it; an optional package the registry lacks is left out by npm,
  *   and `npm ci` then refuses the lock ("Missing: … from lock file"). Such a package is written into the lock as
  *   an optional entry for no platform (`"os": ["none"]`), which `npm ci` accepts and skips without fetching; this

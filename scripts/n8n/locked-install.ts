@@ -1,9 +1,10 @@
 /**
  * Installs an npm project from its committed lock with `npm ci`: every package at the version and with the integrity
- * hash the lock names, nothing resolved at install time. The lock names no registry (no `resolved` URLs, see
- * scripts/n8n/lock.ts), so npm fetches each `name@version` from the registry it is configured for and checks the
- * bytes against the hash. A failed install ends in a few lines naming the package, the reason and what to do, npm's
- * whole output stays in a log file, and the half-installed folder is removed so the next try starts clean.
+ * hash the lock names, nothing resolved at install time. The committed lock names no registry (no `resolved` URLs,
+ * see scripts/n8n/lock.ts); the copy installed gets each package's tarball address on the public registry, which npm
+ * maps to the registry the user configured, as for any lock, and npm checks the bytes against the hash. A failed
+ * install ends in a few lines naming the package, the reason and what to do, npm's whole output stays in a log file,
+ * and the half-installed folder is removed so the next try starts clean.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -15,6 +16,7 @@ import {
 	readdirSync,
 	readFileSync,
 	rmSync,
+	writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -115,13 +117,36 @@ export function npmLogged(
 	});
 }
 
+/**
+ * The lock with each package's tarball address on the public registry, the way npm writes locks by default. npm ci
+ * then takes a package it has in its cache from there by its hash, and fetches others directly; without addresses
+ * it asks the registry for every package's document first (2,239 requests for n8n 2.x, each install, cache or not).
+ * npm rewrites these addresses to the registry the user configured (`replace-registry-host`, default `npmjs`), as
+ * for any lock; the committed lock keeps none.
+ */
+export function withTarballAddresses(lock: Lock): Lock {
+	const packages: Lock['packages'] = {};
+	for (const [path, entry] of Object.entries(lock.packages)) {
+		const name = packageName(path, entry);
+		packages[path] =
+			path && entry.integrity && entry.version && !entry.link
+				? {
+						...entry,
+						resolved: `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`,
+					}
+				: entry;
+	}
+	return { ...lock, packages };
+}
+
 /** Empties `folder.dir`, puts the lock in it and runs `npm ci`; on failure removes `dir` and throws an InstallError. */
 export async function installFromLock(folder: LockedFolder, options: NpmOptions): Promise<void> {
 	rmSync(folder.dir, { recursive: true, force: true });
 	rmSync(folder.logFile, { force: true });
 	mkdirSync(folder.dir, { recursive: true });
-	for (const file of ['package.json', 'package-lock.json'])
-		copyFileSync(join(folder.lockDir, file), join(folder.dir, file));
+	copyFileSync(join(folder.lockDir, 'package.json'), join(folder.dir, 'package.json'));
+	const lock = withTarballAddresses(readLock(join(folder.lockDir, 'package-lock.json')));
+	writeFileSync(join(folder.dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
 	// `http` logs every download, so the log shows how far npm got.
 	const code = await npmLogged(
 		['ci', '--no-audit', '--no-fund', '--loglevel=http'],
@@ -130,7 +155,6 @@ export async function installFromLock(folder: LockedFolder, options: NpmOptions)
 		options,
 	);
 	if (code !== 0) {
-		const lock = readLock(join(folder.lockDir, 'package-lock.json'));
 		failInstall(folder, explainNpmFailure(readFileSync(folder.logFile, 'utf8'), lock, code, folder.dir));
 	}
 	const mismatches = treeMismatches(folder.dir);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ensureN8n, type N8nRelease } from '../../scripts/n8n/install';
-import { readLock, treeMismatches } from '../../scripts/n8n/locked-install';
+import { readLock, treeMismatches, withTarballAddresses } from '../../scripts/n8n/locked-install';
 
 export function installedTreeTest(n8n: N8nRelease): void {
 	describe(`${n8n.label} installed from its lock`, () => {
@@ -19,8 +19,12 @@ export function installedTreeTest(n8n: N8nRelease): void {
 				version: n8n.version,
 				cached: true,
 			});
-			for (const file of ['package.json', 'package-lock.json'])
-				expect(readFileSync(join(n8n.dir, file), 'utf8')).toBe(readFileSync(join(n8n.lockDir, file), 'utf8'));
+			expect(readFileSync(join(n8n.dir, 'package.json'), 'utf8')).toBe(
+				readFileSync(join(n8n.lockDir, 'package.json'), 'utf8'),
+			);
+			expect(readLock(join(n8n.dir, 'package-lock.json'))).toEqual(
+				withTarballAddresses(readLock(join(n8n.lockDir, 'package-lock.json'))),
+			);
 		});
 
 		it('has every package at the lock’s version and none the lock does not name', () => {
