@@ -135,6 +135,8 @@ describe('installing from a lock', () => {
 		expect(message).toContain(
 			'failed: the registry could not be reached while fetching ms@2.1.2 (ECONNREFUSED).',
 		);
+		// The public registry's address in the installed lock went to the registry configured instead.
+		expect(readFileSync(target.logFile, 'utf8')).toContain('http://127.0.0.1:9/ms/-/ms-2.1.2.tgz');
 		expect(message).toContain(
 			'What to do: check the connection to the npm registry, then run the same command again.',
 		);
