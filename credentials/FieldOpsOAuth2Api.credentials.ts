@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { addBearerToken, renewStoredToken } from '../nodes/FieldOps/shared/auth';
+import { addBearerToken, renewStoredToken } from '../nodes/FieldOps/transport/auth';
 
 const FROM_ONBOARDING =
 	'You get it at onboarding, or on the integration page of the Field Ops web administration (Company setup → Integrations).';

@@ -1,10 +1,9 @@
 /**
  * CHANGELOG.md, in Keep a Changelog 1.1.0 form, is the one place where releases are described; the README's
- * "Version history" section is rendered from it.
+ * "Version history" section links to it.
  *
- *   tsx scripts/changelog.ts                  check the changelog's form and that the README section matches it
+ *   tsx scripts/changelog.ts                  check the changelog's form and that the README links it
  *                                             (part of `npm run lint`)
- *   tsx scripts/changelog.ts --fix            rewrite the README section from the changelog (`npm run lint:fix`)
  *   tsx scripts/changelog.ts --release 1.2.3  the Unreleased section becomes 1.2.3, dated today (the release-it
  *                                             hook of `npm run release`; see package.json "release-it")
  *   tsx scripts/changelog.ts --released 1.2.3 package.json is 1.2.3 and the changelog has its dated section
@@ -203,35 +202,13 @@ export function renderChangelog(changelog: Changelog, repo: string): string {
 	return `${out.join('\n')}\n`;
 }
 
-const README_HEADING = '## Version history';
-
-/** The README's Version history section: every changelog section, its headings one level down. */
-export function renderVersionHistory(changelog: Changelog): string {
-	const out = [
-		README_HEADING,
-		'',
-		'<!-- Rendered from CHANGELOG.md by `npm run lint:fix` (scripts/changelog.ts); `npm run lint` fails when the two differ. -->',
-		'',
-		'From [CHANGELOG.md](CHANGELOG.md) ([Keep a Changelog](https://keepachangelog.com/en/1.1.0/) form).',
-	];
-	for (const section of changelog.sections) {
-		out.push(
-			'',
-			section.version === 'Unreleased' ? '### Unreleased' : `### ${section.version} (${section.date})`,
-		);
-		if (section.body.length) out.push('', ...section.body.map((line) => line.replace(/^### /, '#### ')));
-		else if (section.version === 'Unreleased') out.push('', 'Nothing yet.');
-	}
-	return `${out.join('\n')}\n`;
-}
-
-/** The README with its Version history section replaced (the section runs to the next `## ` heading or the end). */
-export function replaceVersionHistory(readme: string, section: string): string {
-	const start = readme.indexOf(`\n${README_HEADING}\n`);
-	if (start < 0) throw new Error(`README.md has no "${README_HEADING}" section`);
-	const next = readme.indexOf('\n## ', start + 1 + README_HEADING.length);
-	const tail = next < 0 ? '' : readme.slice(next);
-	return `${readme.slice(0, start + 1)}${section}${tail}`;
+/** README.md's Version history: where people reading the README find the changelog (the section n8n's template asks for). */
+export function checkReadmeLink(readme: string): string[] {
+	const section = /^## Version history\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1];
+	if (section === undefined) return ['README.md has no "## Version history" section'];
+	return section.includes('](CHANGELOG.md)')
+		? []
+		: ["README.md's Version history does not link to CHANGELOG.md"];
 }
 
 function manifest(): { version: string; repository?: string | { url?: string } } {
@@ -271,26 +248,15 @@ export function main(args: string[]): number {
 		const problems = checkChangelog(changelog, repo, version);
 		if (problems.length) throw new Error(`CHANGELOG.md:\n- ${problems.join('\n- ')}`);
 		writeFileSync(CHANGELOG, renderChangelog(changelog, repo));
-		writeFileSync(
-			README,
-			replaceVersionHistory(readFileSync(README, 'utf8'), renderVersionHistory(changelog)),
-		);
-		console.log(
-			`CHANGELOG.md: Unreleased is now ${version} (${released.date}); README.md's Version history follows.`,
-		);
+		console.log(`CHANGELOG.md: Unreleased is now ${version} (${released.date}).`);
 		return 0;
 	}
 
 	const changelog = parseChangelog(readFileSync(CHANGELOG, 'utf8'));
-	const problems = checkChangelog(changelog, repo, pkg.version);
-	const readme = readFileSync(README, 'utf8');
-	const rendered = replaceVersionHistory(readme, renderVersionHistory(changelog));
-	if (flag === '--fix' && rendered !== readme) {
-		writeFileSync(README, rendered);
-		console.log('README.md: Version history rewritten from CHANGELOG.md');
-	} else if (rendered !== readme) {
-		problems.push("README.md's Version history differs from CHANGELOG.md: run `npm run lint:fix`");
-	}
+	const problems = [
+		...checkChangelog(changelog, repo, pkg.version),
+		...checkReadmeLink(readFileSync(README, 'utf8')),
+	];
 	if (flag === '--released') {
 		if (pkg.version !== version)
 			problems.push(`the tag is ${version}, package.json's version ${pkg.version}`);
@@ -303,7 +269,7 @@ export function main(args: string[]): number {
 	}
 	const latest = changelog.sections.find((s) => s.version !== 'Unreleased');
 	console.log(
-		`CHANGELOG.md: Keep a Changelog form, ${changelog.sections.length} section(s)${latest ? `, latest release ${latest.version}` : ', nothing released yet'}; README.md's Version history matches.`,
+		`CHANGELOG.md: Keep a Changelog form, ${changelog.sections.length} section(s)${latest ? `, latest release ${latest.version}` : ', nothing released yet'}; README.md links it.`,
 	);
 	return 0;
 }

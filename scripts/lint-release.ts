@@ -7,7 +7,7 @@
  *    version, checkout without persisted credentials; ci.yml runs `npm ci`, lint, build, the README's `npm test`
  *    and `npm run test:compat` with Redis and Chromium installed; publish.yml runs on version tags only and
  *    publishes through `npm run release` (`n8n-node release`, which adds the provenance statement).
- * 2. CHANGELOG.md and the README's Version history (scripts/changelog.ts).
+ * 2. CHANGELOG.md, and the README's Version history linking it (scripts/changelog.ts).
  * 3. package-lock.json holds every package `npm ci` needs, platform packages included
  *    (`npm ci --dry-run --ignore-scripts --offline`).
  */

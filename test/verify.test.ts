@@ -63,7 +63,7 @@ const CASES: Record<string, (dir: string) => void> = {
 	'a runtime dependency': (dir) =>
 		editJson(join(dir, 'package.json'), (pkg) => (pkg.dependencies = { 'left-pad': '1.3.0' })),
 	'a process.env read': (dir) => {
-		const file = join(dir, 'nodes', 'FieldOps', 'shared', 'settings.ts');
+		const file = join(dir, 'nodes', 'FieldOps', 'transport', 'settings.ts');
 		writeFileSync(
 			file,
 			`${readFileSync(file, 'utf8')}\nexport const proxy = () => process.env.HTTPS_PROXY ?? '';\n`,

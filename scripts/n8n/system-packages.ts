@@ -1,7 +1,7 @@
 /**
  * The programs the end-to-end tests need from the system: Redis (queue mode), Chromium (the editor test) and
- * Dovecot (the mail test's IMAP server).
- * `ensureSystemPackages()` finds them; when one is missing and this runs as root on Debian, it installs it from
+ * Dovecot (the mail test's IMAP server; the demo's mailbox too).
+ * `ensureSystemPackages()` finds them (or some of them, for the demo); when one is missing and this runs as root on Debian, it installs it from
  * Debian's packages and says so; otherwise it fails with the one command to run. No registry package ships a
  * Redis server or a Chromium that runs here without a download of its own, hence Debian's packages.
  *
@@ -68,6 +68,13 @@ export type Plan =
 	| { action: 'install'; packages: string[]; commands: string[][] }
 	| { action: 'fail'; packages: string[]; command: string; reason: string };
 
+/** The environment variable that points the tests (and the demo) at a program installed elsewhere, by package. */
+const PATH_SETTING: Record<string, string> = {
+	'redis-server': 'REDIS_SERVER',
+	chromium: 'CHROMIUM_PATH',
+	'dovecot-imapd': 'DOVECOT_PATH',
+};
+
 /** The command a user runs to install Debian packages (with sudo when not root). */
 export const aptCommand = (packages: string[], root: boolean) =>
 	`${root ? '' : 'sudo '}apt-get install -y --no-install-recommends ${packages.join(' ')}`;
@@ -92,13 +99,31 @@ export function planSystemPackages(missing: string[], machine: { root: boolean; 
 		: 'this is not a Debian-like system (no apt-get)';
 	const command = machine.apt
 		? aptCommand(missing, machine.root)
-		: `install ${missing.join(' and ')} with your system's package manager, or set REDIS_SERVER / CHROMIUM_PATH / DOVECOT_PATH`;
+		: `install ${missing.join(' and ')} with your system's package manager, or set ${missing.map((name) => PATH_SETTING[name] ?? name).join(' / ')}`;
 	return { action: 'fail', packages: missing, command, reason };
 }
 
-/** Finds Redis, Chromium and Dovecot, installs the missing ones when it can; throws with the command to run when it cannot. */
-export function ensureSystemPackages(log: (line: string) => void = console.log): void {
-	const programs = systemPrograms();
+export interface EnsureOptions {
+	/** The programs to find (Redis, Chromium and Dovecot unless told). */
+	programs?: SystemProgram[];
+	/** Who needs them, as messages begin: "The end-to-end tests need" unless told. */
+	needs?: string;
+	log?: (line: string) => void;
+	/** Log each program's version once found (on unless told). */
+	versions?: boolean;
+	/** Keep apt-get's output out of the terminal, showing its end only when it fails (the demo). */
+	quiet?: boolean;
+}
+
+/** Finds the programs, installs the missing ones when it can; throws with the command to run when it cannot. */
+export function ensureSystemPackages(options: EnsureOptions = {}): void {
+	const {
+		programs = systemPrograms(),
+		needs = 'The end-to-end tests need',
+		log = console.log,
+		versions = true,
+		quiet = false,
+	} = options;
 	const missing = programs.filter((program) => program.version() === undefined);
 	const root = typeof process.getuid === 'function' && process.getuid() === 0;
 	const apt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -110,11 +135,11 @@ export function ensureSystemPackages(log: (line: string) => void = console.log):
 		const list = missing
 			.map((program) => `${program.name} (${program.binary}) for ${program.why}`)
 			.join(' and ');
-		throw new Error(`The end-to-end tests need ${list}, and ${plan.reason}. Run:\n\n  ${plan.command}\n`);
+		throw new Error(`${needs} ${list}, and ${plan.reason}. Run:\n\n  ${plan.command}\n`);
 	}
 	if (plan.action === 'install') {
 		log(
-			`The end-to-end tests need ${missing.map((program) => `${program.name} for ${program.why}`).join(' and ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`,
+			`${needs} ${missing.map((program) => `${program.name} for ${program.why}`).join(' and ')}, which ${missing.length > 1 ? 'are' : 'is'} missing.`,
 		);
 		log(
 			`Installing the Debian package${plan.packages.length > 1 ? 's' : ''} ${plan.packages.join(' and ')} (running as root): ${plan.commands.map((c) => c.join(' ')).join(' && ')}`,
@@ -122,13 +147,18 @@ export function ensureSystemPackages(log: (line: string) => void = console.log):
 		const started = Date.now();
 		for (const [command, ...args] of plan.commands) {
 			const run = spawnSync(command, args, {
-				stdio: 'inherit',
+				stdio: quiet ? 'pipe' : 'inherit',
+				encoding: 'utf8',
 				env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
 			});
-			if (run.status !== 0)
+			if (run.status !== 0) {
+				const said = quiet
+					? `\n${`${run.stdout}${run.stderr}`.trim().split('\n').slice(-10).join('\n')}\n`
+					: '';
 				throw new Error(
-					`\`${command} ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install them yourself: ${aptCommand(plan.packages, root)}`,
+					`\`${command} ${args.join(' ')}\` failed (exit ${run.status ?? run.signal}); install them yourself: ${aptCommand(plan.packages, root)}${said}`,
 				);
+			}
 		}
 		log(`Installed ${plan.packages.join(' and ')} in ${Math.round((Date.now() - started) / 1000)} s.`);
 	}
@@ -138,7 +168,7 @@ export function ensureSystemPackages(log: (line: string) => void = console.log):
 			throw new Error(
 				`${program.name} is still missing at ${program.binary} after installing ${program.debianPackage}`,
 			);
-		log(`${program.name}: ${version} (${program.binary})`);
+		if (versions) log(`${program.name}: ${version} (${program.binary})`);
 	}
 }
 

@@ -203,10 +203,10 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 				sandboxCredentialData(sb()),
 			);
 			const imap = await n8n.createCredential('Mailbox for documents', 'imap', mailbox.imapCredential);
-			// The example as users import it, with its credentials and, in "Where mails go", two senders filled in as
-			// a user would (project number in the subject stays on; no project for all other mails).
+			// The example as users import it, with its credentials and, in "Where mails go", the project for all other
+			// mails filled in as a user would (a project number in the subject still wins).
 			const settings = {
-				'Senders and their projects': `${SITE_MANAGER} = ${project.projectNumber}\n@landmaaler.example.com = ${project.projectNumber}`,
+				'Project for all other mails': project.projectNumber,
 			};
 			const configured = {
 				...example,
@@ -293,7 +293,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 						attachments: [file('Målebrev for bærevegg på tomt 5.pdf', 'application/pdf', pdf('æøå ÆØÅ'))],
 					}),
 					climbing: mail('Rar filsti', { attachments: [file('../../x.pdf', 'application/pdf', pdf('x'))] }),
-					// No project number in the subject: the project by the sender, or by the sender's domain.
+					// No project number in the subject: the project for all other mails.
 					sender: {
 						...mail('x'),
 						from: `Per Byggeleder <${SITE_MANAGER}>`,
@@ -334,7 +334,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 				expect(uploaded.sort()).toEqual(Object.values(names).flat().sort());
 				expect(success.every((item) => item.json.noAttachment || item.json.successful === true)).toBe(true);
 				const [none] = success.filter((item) => item.json.noAttachment);
-				const input = none.execution.data.resultData.runData['Find the project'][0].data.main[0];
+				const input = none.execution.data.resultData.runData['Where mails go'][0].data.main[0];
 				expect(input[none.pairedItem!.item].json.subject).toBe(mails.none.subject);
 				expect(none.json.message).toMatch(/^No attachment/);
 
@@ -356,7 +356,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 
 		timed(
 			'refused files',
-			'shows refused files and mails without a project (none found, or an unknown one) as a visible failure naming each file and why; the other files arrive',
+			'shows refused files and mails without a project (an empty or an unknown number) as a visible failure naming each file and why; the other files arrive',
 			async () => {
 				deliver(
 					mail('Sjekkliste og oppsett', {
@@ -371,7 +371,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 					{
 						...mail('x'),
 						from: 'Ukjent <post@ukjent.example.com>',
-						subject: `Tilbud uten prosjekt (${mode})`,
+						subject: `[ ] Tilbud uten prosjektnummer (${mode})`,
 						attachments: [file('Tilbud.pdf', 'application/pdf', pdf('tilbud'))],
 					},
 					{
@@ -390,7 +390,7 @@ describe('e-mail attachments → project documents, read from a real mailbox by 
 					/"Tegninger virus\.zip" was not uploaded: Field Ops did not accept the file: The file was rejected by the virus scan/,
 				);
 				expect(message).toMatch(/"Feil prosjekt\.pdf" was not uploaded: The project was not found/);
-				// No number in the subject, a sender not listed, no project for all other mails.
+				// Brackets in the subject with no number in them: no project (not the one for all other mails).
 				expect(message).toMatch(/"Tilbud\.pdf" was not uploaded: Project is empty/);
 				const failed = executions.flatMap((e) =>
 					uploadOutputs(e).failure.map((item) => [item.json.details?.fileName, item.json.subject]),

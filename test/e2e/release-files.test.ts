@@ -7,13 +7,7 @@ import { join } from 'node:path';
 
 import { parse } from 'yaml';
 
-import {
-	checkChangelog,
-	parseChangelog,
-	renderChangelog,
-	renderVersionHistory,
-	replaceVersionHistory,
-} from '../../scripts/changelog';
+import { checkChangelog, checkReadmeLink, parseChangelog, renderChangelog } from '../../scripts/changelog';
 import { checkCi, checkCommon, checkPublish } from '../../scripts/lint-release';
 import { ROOT } from '../../scripts/n8n/install';
 
@@ -79,12 +73,18 @@ describe('release files', () => {
 		).toEqual(['ci.yml: "actions/setup-node@main" is not pinned to a version or a commit']);
 	});
 
-	it('CHANGELOG.md is in Keep a Changelog form and the README shows it', () => {
+	it('CHANGELOG.md is in Keep a Changelog form and the README links it', () => {
 		const changelog = parseChangelog(read('CHANGELOG.md'));
 		expect(checkChangelog(changelog, REPO, manifest.version)).toEqual([]);
 		expect(renderChangelog(changelog, REPO)).toBe(read('CHANGELOG.md'));
 		const readme = read('README.md');
-		expect(replaceVersionHistory(readme, renderVersionHistory(changelog))).toBe(readme);
+		expect(checkReadmeLink(readme)).toEqual([]);
+		expect(checkReadmeLink(readme.replace(/\]\(CHANGELOG\.md\)/g, '](https://example.com)'))).toEqual([
+			"README.md's Version history does not link to CHANGELOG.md",
+		]);
+		expect(checkReadmeLink(readme.replace('## Version history', '## History'))).toEqual([
+			'README.md has no "## Version history" section',
+		]);
 	});
 
 	it('the changelog check catches order, dates, categories and links', () => {

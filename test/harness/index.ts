@@ -103,12 +103,16 @@ export class N8nHarness {
 		this.credentialsHelper = new HarnessCredentialsHelper(credentialTypes);
 	}
 
-	static async load(): Promise<N8nHarness> {
+	/**
+	 * `nodes` replaces node types of the package by name (`fieldOps`): a test that builds the nodes from their
+	 * sources, for instance with a feed of its own in the table, runs them through the same engine.
+	 */
+	static async load(options: { nodes?: Record<string, INodeType> } = {}): Promise<N8nHarness> {
 		const loader = new core.PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
 		const types: Record<string, INodeType | IVersionedNodeType> = { ...BASE_NODE_TYPES };
 		for (const [name, { type }] of Object.entries(loader.nodeTypes))
-			types[`${loader.packageName}.${name}`] = type;
+			types[`${loader.packageName}.${name}`] = options.nodes?.[name] ?? type;
 		const credentialTypes = new Map<string, ICredentialType>([
 			[OAUTH2_API_CREDENTIAL.name, OAUTH2_API_CREDENTIAL],
 		]);

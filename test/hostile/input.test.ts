@@ -1,16 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { FakeFieldOps, html, json, redirect, text, type Reply } from './fake';
-import {
-	N8nHarness,
-	PROJECT_ID,
-	documentUpload,
-	expectNoSecrets,
-	fakeCredential,
-	rl,
-	runNode,
-	type Outcome,
-} from './routes';
+import { html, json, redirect, text, type Reply } from './fake';
+import { expectNoSecrets } from './no-secrets';
+import { PROJECT_ID, documentUpload } from './request-routes';
+import { useFakeFieldOps, rl, runNode, type Outcome } from './setup';
 
 /**
  * Rule 6: dates are real calendar dates in ISO 8601 (or the v4 formats where the spec allows them); Limit is a
@@ -18,18 +11,11 @@ import {
  * happen before anything is sent.
  */
 describe('Rule 6 — input', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
+	const env = useFakeFieldOps();
 
 	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> =>
-		await runNode(harness, parameters, { credential: fakeCredential(harness, fake), continueOnFail });
-	const apiRequests = () => fake.seen.filter((e) => e.host !== 'identity');
+		await runNode(env, parameters, { continueOnFail });
+	const apiRequests = () => env.fake.seen.filter((e) => e.host !== 'identity');
 	const report = (extra: INodeParameters) => ({
 		resource: 'report',
 		operation: 'timeRegistrations',
@@ -109,7 +95,7 @@ describe('Rule 6 — input', () => {
 		});
 
 		it('sends a v4 date given as dd.MM.yyyy in the chosen format', async () => {
-			fake.on('core', 'POST', '/api/v4/integration/users', json(200, { identityId: 'auth0|1' }));
+			env.fake.on('core', 'POST', '/api/v4/integration/users', json(200, { identityId: 'auth0|1' }));
 			const outcome = await run({
 				resource: 'user',
 				operation: 'create',
@@ -122,14 +108,14 @@ describe('Rule 6 — input', () => {
 				employmentStartDate: '2026-01-01',
 			});
 			expect(outcome.message).toBeUndefined();
-			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({
+			expect(JSON.parse(env.fake.requests('core', 'POST')[0].body)).toMatchObject({
 				birthDate: '1990-08-15',
 				employmentStartDate: '2026-01-01',
 			});
 		});
 
 		it('sends a body date as ISO 8601 (a date alone is midnight)', async () => {
-			fake.on('core', 'POST', '/api/v4/integration/projects', json(200, { id: 'p-9' }));
+			env.fake.on('core', 'POST', '/api/v4/integration/projects', json(200, { id: 'p-9' }));
 			await run({
 				resource: 'project',
 				operation: 'create',
@@ -137,7 +123,7 @@ describe('Rule 6 — input', () => {
 				projectNumber: 'P9',
 				additionalFields: { startDate: '2026-02-28' },
 			});
-			expect(JSON.parse(fake.requests('core', 'POST')[0].body)).toMatchObject({
+			expect(JSON.parse(env.fake.requests('core', 'POST')[0].body)).toMatchObject({
 				startDate: '2026-02-28T00:00:00',
 			});
 		});
@@ -163,7 +149,7 @@ describe('Rule 6 — input', () => {
 		});
 
 		it('Limit 1 gives one item', async () => {
-			fake.on('core', 'GET', '/api/v4/integration/projects', json(200, [{ id: 'a' }, { id: 'b' }]));
+			env.fake.on('core', 'GET', '/api/v4/integration/projects', json(200, [{ id: 'a' }, { id: 'b' }]));
 			const outcome = await run({ resource: 'project', operation: 'getAll', returnAll: false, limit: 1 });
 			expect(outcome.items.map((i) => i.json.id)).toEqual(['a']);
 		});
@@ -209,15 +195,14 @@ describe('Rule 6 — input', () => {
 		])('%s with an empty id is refused before sending', async (_name, parameters, message) => {
 			const outcome = await run(parameters as INodeParameters, true);
 			expect(outcome.items[0].json.error).toBe(message);
-			expect(fake.seen).toEqual([]);
+			expect(env.fake.seen).toEqual([]);
 		});
 	});
 
 	describe('Upload succeeds only on a 2xx JSON answer', () => {
 		const upload = async (reply: Reply) => {
-			fake.on('core', 'POST', documentUpload.main.path, reply);
-			return await documentUpload.run(harness, fake, {
-				credential: fakeCredential(harness, fake),
+			env.fake.on('core', 'POST', documentUpload.main.path, reply);
+			return await documentUpload.run(env, {
 				continueOnFail: true,
 			});
 		};
@@ -251,7 +236,7 @@ describe('Rule 6 — input', () => {
 			const outcome = await upload(reply);
 			expect(outcome.items).toHaveLength(1);
 			expect(outcome.items[0].json.error).toMatch(message);
-			expect(fake.requests('core', 'POST')).toHaveLength(1);
+			expect(env.fake.requests('core', 'POST')).toHaveLength(1);
 			expectNoSecrets(outcome);
 		});
 

@@ -1,8 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { TRIGGER, triggerWorkflow } from '../helpers/workflows';
-import { FakeFieldOps, json, sequence, text, type Exchange, type Reply } from './fake';
-import { N8nHarness, expectNoSecrets, fakeCredential, reportPages } from './routes';
+import { json, sequence, text, type Exchange, type Reply } from './fake';
+import { expectNoSecrets } from './no-secrets';
+import { reportPages } from './request-routes';
+import { useFakeFieldOps } from './setup';
 
 /**
  * Rule 4: a report page must be an object with an array `data`. Anything else is an error naming the export,
@@ -10,14 +12,7 @@ import { N8nHarness, expectNoSecrets, fakeCredential, reportPages } from './rout
  * in the same read is an error; a page ceiling ends endless reads.
  */
 describe('Rule 4 — report pages', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
+	const env = useFakeFieldOps();
 
 	const PATH = reportPages.main.path;
 	// Retry-After 0 keeps the retries of a bad page quick; the page is still asked for 1 + 5 times.
@@ -25,13 +20,12 @@ describe('Rule 4 — report pages', () => {
 	const page = (data: unknown, continuationToken?: unknown) => json(200, { data, continuationToken }, quick);
 	/** Page 1 has a record and the token "p2"; page 2 (asked with ContinuationToken=p2) answers `second`. */
 	const twoPages = (second: Reply) =>
-		fake.on('reporting', 'GET', PATH, (request: Exchange, res) =>
+		env.fake.on('reporting', 'GET', PATH, (request: Exchange, res) =>
 			(request.query.get('ContinuationToken') === 'p2' ? second : page([{ id: 'r-1' }], 'p2'))(request, res),
 		);
 	const pageRequests = (token: string) =>
-		fake.requests('reporting').filter((e) => e.query.get('ContinuationToken') === token).length;
-	const run = async (continueOnFail = false) =>
-		await reportPages.run(harness, fake, { credential: fakeCredential(harness, fake), continueOnFail });
+		env.fake.requests('reporting').filter((e) => e.query.get('ContinuationToken') === token).length;
+	const run = async (continueOnFail = false) => await reportPages.run(env, { continueOnFail });
 
 	const MALFORMED: Array<[string, Reply, RegExp]> = [
 		[
@@ -92,17 +86,17 @@ describe('Rule 4 — report pages', () => {
 	});
 
 	it('refuses a continuation token repeated on the next page', async () => {
-		fake.on('reporting', 'GET', PATH, page([{ id: 'same' }], 'again'));
+		env.fake.on('reporting', 'GET', PATH, page([{ id: 'same' }], 'again'));
 		const outcome = await run();
 		expect(outcome.message).toBe(
 			'Time Registrations, page 2: the service repeated a continuation token it had already given',
 		);
-		expect(fake.requests('reporting')).toHaveLength(2);
+		expect(env.fake.requests('reporting')).toHaveLength(2);
 	});
 
 	it('refuses continuation tokens that cycle (A, B, A)', async () => {
 		const next: Record<string, string> = { '': 'A', A: 'B', B: 'A' };
-		fake.on('reporting', 'GET', PATH, (request, res) =>
+		env.fake.on('reporting', 'GET', PATH, (request, res) =>
 			page(
 				[{ id: request.query.get('ContinuationToken') ?? 'first' }],
 				next[request.query.get('ContinuationToken') ?? ''],
@@ -112,7 +106,7 @@ describe('Rule 4 — report pages', () => {
 		expect(outcome.message).toBe(
 			'Time Registrations, page 3: the service repeated a continuation token it had already given',
 		);
-		expect(fake.requests('reporting')).toHaveLength(3);
+		expect(env.fake.requests('reporting')).toHaveLength(3);
 	});
 
 	it('follows an empty page that still has a token (an exhausted image source), then stops on an empty token', async () => {
@@ -121,7 +115,7 @@ describe('Rule 4 — report pages', () => {
 			t1: page([], 't2'),
 			t2: page([{ id: 'b' }], ''),
 		};
-		fake.on('reporting', 'GET', PATH, (request, res) =>
+		env.fake.on('reporting', 'GET', PATH, (request, res) =>
 			pages[request.query.get('ContinuationToken') ?? ''](request, res),
 		);
 		const outcome = await run();
@@ -131,27 +125,27 @@ describe('Rule 4 — report pages', () => {
 	it('stops an endless read at the page ceiling (10 million records’ worth of pages), with an error', async () => {
 		// A new token and an empty page every time: without a ceiling this never ends. Pages of 10000 records.
 		let n = 0;
-		fake.on('reporting', 'GET', PATH, (request, res) => page([], `t${++n}`)(request, res));
+		env.fake.on('reporting', 'GET', PATH, (request, res) => page([], `t${++n}`)(request, res));
 		const outcome = await run();
 		expect(outcome.message).toBe(
 			'Time Registrations, page 1001: more than 1000 pages without an end: the service does not stop',
 		);
-		expect(fake.requests('reporting')).toHaveLength(1000);
-		expect(fake.requests('reporting').every((e) => e.query.get('ChunkLimit') === '10000')).toBe(true);
+		expect(env.fake.requests('reporting')).toHaveLength(1000);
+		expect(env.fake.requests('reporting').every((e) => e.query.get('ChunkLimit') === '10000')).toBe(true);
 	}, 120_000);
 
 	it('trigger: a malformed page fails the poll (state untouched), naming the report and the page', async () => {
-		fake.on('reporting', 'GET', '/v1/machine-registrations', (request, res) =>
+		env.fake.on('reporting', 'GET', '/v1/machine-registrations', (request, res) =>
 			(request.query.get('ContinuationToken') === 'p2'
 				? text(200, '{"data": [{"id"', 'application/json', quick)
 				: page([{ id: 'mr-1', modifiedDateTime: '2026-01-01T00:00:00Z' }], 'p2'))(request, res),
 		);
 		const workflow = triggerWorkflow({ feed: 'machineRegistrations', startFrom: 'everything' });
 		workflow.nodes[0].credentials = {
-			fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' },
+			fieldOpsOAuth2Api: { id: env.credential(), name: 'Field Ops' },
 		};
 		const staticData: IDataObject = {};
-		await expect(harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow(
+		await expect(env.harness.poll(workflow, TRIGGER, { staticData })).rejects.toThrow(
 			/^Machine Registrations, page 2: .*not readable JSON/,
 		);
 		expect(staticData).toEqual({ 'node:Field Ops Trigger': {} });

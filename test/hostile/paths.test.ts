@@ -1,17 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { TRIGGER, triggerWorkflow } from '../helpers/workflows';
-import { FakeFieldOps } from './fake';
-import {
-	N8nHarness,
-	PROJECT_ID,
-	expectNoSecrets,
-	fakeCredential,
-	listSearch,
-	rl,
-	runNode,
-	type Outcome,
-} from './routes';
+import { expectNoSecrets } from './no-secrets';
+import { PROJECT_ID } from './request-routes';
+import { useFakeFieldOps, listSearch, rl, runNode, type Outcome } from './setup';
 
 /**
  * Rule 1: a path value of `.` or `..` (trimmed), an empty one, or one that cannot be encoded is refused before
@@ -19,19 +11,12 @@ import {
  * (Document → Delete with `..` deleting the whole project's documents path, Project → Get with `.` listing all).
  */
 describe('Rule 1 — path segments', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
+	const env = useFakeFieldOps();
 
 	const run = async (parameters: INodeParameters, continueOnFail = false): Promise<Outcome> =>
-		await runNode(harness, parameters, { credential: fakeCredential(harness, fake), continueOnFail });
+		await runNode(env, parameters, { continueOnFail });
 	/** Nothing reached any server: not the API, not even the token server. */
-	const nothingSent = () => expect(fake.seen.map((e) => `${e.host} ${e.method} ${e.path}`)).toEqual([]);
+	const nothingSent = () => expect(env.fake.seen.map((e) => `${e.host} ${e.method} ${e.path}`)).toEqual([]);
 
 	const dots = ['.', '..', ' .. '];
 
@@ -146,7 +131,7 @@ describe('Rule 1 — path segments', () => {
 	});
 
 	it('encodes an ordinary value as one segment (a slash cannot climb either)', async () => {
-		fake.on(
+		env.fake.on(
 			'core',
 			'GET',
 			/^\/api\/v4\/integration\/projects\//,
@@ -160,10 +145,10 @@ describe('Rule 1 — path segments', () => {
 	});
 
 	it('list search: refuses a work order search whose project is ".."', async () => {
-		const credential = fakeCredential(harness, fake);
+		const credential = env.credential();
 		await expect(
 			listSearch(
-				harness,
+				env.harness,
 				'searchWorkOrders',
 				{ resource: 'workOrder', operation: 'get', project: rl('id', '..') },
 				credential,
@@ -178,9 +163,9 @@ describe('Rule 1 — path segments', () => {
 			filters: { project: rl('projectNumber', '.') },
 		});
 		workflow.nodes[0].credentials = {
-			fieldOpsOAuth2Api: { id: fakeCredential(harness, fake), name: 'Field Ops' },
+			fieldOpsOAuth2Api: { id: env.credential(), name: 'Field Ops' },
 		};
-		await expect(harness.poll(workflow, TRIGGER, { staticData: {} })).rejects.toThrow(
+		await expect(env.harness.poll(workflow, TRIGGER, { staticData: {} })).rejects.toThrow(
 			/^Project "\." is not a valid value/,
 		);
 		nothingSent();

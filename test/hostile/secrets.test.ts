@@ -1,7 +1,6 @@
 import {
 	ACCESS_TOKEN,
 	CLIENT_SECRET,
-	FakeFieldOps,
 	closedPort,
 	drop,
 	echo,
@@ -9,9 +8,12 @@ import {
 	PAGE,
 	redirect,
 	text,
+	type FakeFieldOps,
 	type Reply,
 } from './fake';
-import { N8nHarness, ROUTES, expectNoSecrets, fakeCredential, projectGet, type Route } from './routes';
+import { expectNoSecrets } from './no-secrets';
+import { ROUTES, projectGet, type Route } from './request-routes';
+import { useFakeFieldOps } from './setup';
 
 /**
  * Rule 2: no secret leaves the node. Every failure mode on every route, with and without Continue On Fail: the
@@ -118,14 +120,7 @@ const MODES: Mode[] = [
 ];
 
 describe('Rule 2 — secrets never leave the node', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
+	const env = useFakeFieldOps();
 
 	describe.each(ROUTES.map((route) => [route.name, route] as const))('%s', (_name, route) => {
 		const variants = route.items ? [false, true] : [false];
@@ -137,10 +132,10 @@ describe('Rule 2 — secrets never leave the node', () => {
 		);
 
 		it.each(cases)('%s', async (_case, mode, continueOnFail) => {
-			route.serve(fake);
-			const overrides = (await mode.apply(fake, route)) ?? {};
-			const outcome = await route.run(harness, fake, {
-				credential: fakeCredential(harness, fake, overrides),
+			route.serve(env.fake);
+			const overrides = (await mode.apply(env.fake, route)) ?? {};
+			const outcome = await route.run(env, {
+				credential: env.credential(overrides),
 				continueOnFail,
 			});
 
@@ -154,13 +149,13 @@ describe('Rule 2 — secrets never leave the node', () => {
 	});
 
 	it('cleans an answer that echoes the token and the secret before it becomes output', async () => {
-		fake.on('core', 'GET', projectGet.main.path, (request, res) =>
+		env.fake.on('core', 'GET', projectGet.main.path, (request, res) =>
 			json(200, { id: 'p-1', seen: request.headers.authorization, form: `client_secret=${CLIENT_SECRET}` })(
 				request,
 				res,
 			),
 		);
-		const outcome = await projectGet.run(harness, fake, { credential: fakeCredential(harness, fake) });
+		const outcome = await projectGet.run(env);
 		expect(outcome.items[0].json).toEqual({
 			id: 'p-1',
 			seen: 'Bearer [hidden]',

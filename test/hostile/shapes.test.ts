@@ -1,18 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { FakeFieldOps, html, json, PAGE, text } from './fake';
-import {
-	N8nHarness,
-	PROJECT_ID,
-	expectNoSecrets,
-	fakeCredential,
-	listSearch,
-	machineCreateMany,
-	projectGet,
-	rl,
-	runNode,
-	type Outcome,
-} from './routes';
+import { html, json, PAGE, text } from './fake';
+import { expectNoSecrets } from './no-secrets';
+import { PROJECT_ID, machineCreateMany, projectGet } from './request-routes';
+import { useFakeFieldOps, listSearch, rl, runNode, type Outcome } from './setup';
 
 /**
  * Rule 7: an answer without the shape an operation needs is an error naming the operation and what was expected;
@@ -20,19 +11,10 @@ import {
  * long web page is never pasted into a message.
  */
 describe('Rule 7 — shapes', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
+	const env = useFakeFieldOps();
 
-	const run = async (
-		parameters: INodeParameters,
-		credential = fakeCredential(harness, fake),
-	): Promise<Outcome> => await runNode(harness, parameters, { credential, continueOnFail: true });
+	const run = async (parameters: INodeParameters, credential = env.credential()): Promise<Outcome> =>
+		await runNode(env, parameters, { credential, continueOnFail: true });
 	const quick = { 'retry-after': '0' };
 
 	it.each([
@@ -42,7 +24,7 @@ describe('Rule 7 — shapes', () => {
 	])(
 		'Project → Get Many answered with %s: an error naming the operation and the list it expects',
 		async (_what, reply, kind) => {
-			fake.on('core', 'GET', '/api/v4/integration/projects', reply);
+			env.fake.on('core', 'GET', '/api/v4/integration/projects', reply);
 			const outcome = await run({ resource: 'project', operation: 'getAll', returnAll: true });
 			expect(outcome.message).toBe(`Field Ops answered ${kind} where Project → Get Many expects a list`);
 			expect(outcome.items).toHaveLength(1);
@@ -50,7 +32,7 @@ describe('Rule 7 — shapes', () => {
 	);
 
 	it('Work order by external ID: a project answer that is not a list', async () => {
-		fake.on('core', 'GET', `/api/v4/integration/tasks/project/${PROJECT_ID}`, json(200, { tasks: [] }));
+		env.fake.on('core', 'GET', `/api/v4/integration/tasks/project/${PROJECT_ID}`, json(200, { tasks: [] }));
 		const outcome = await run({
 			resource: 'workOrder',
 			operation: 'get',
@@ -61,13 +43,13 @@ describe('Rule 7 — shapes', () => {
 	});
 
 	it('Project by number: a lookup answer that is not a project', async () => {
-		fake.on('core', 'GET', '/api/v4/integration/projects/by-project-number/P1', json(200, ['p-1']));
+		env.fake.on('core', 'GET', '/api/v4/integration/projects/by-project-number/P1', json(200, ['p-1']));
 		const outcome = await run({ resource: 'project', operation: 'get', project: rl('projectNumber', 'P1') });
 		expect(outcome.message).toBe('Field Ops answered the project lookup with something other than a project');
 	});
 
 	it('Machine → Create Many: an answer that is not a list of results fails the batch (it does not say each machine was refused)', async () => {
-		fake.on('core', 'POST', machineCreateMany.main.path, json(200, { created: 1 }));
+		env.fake.on('core', 'POST', machineCreateMany.main.path, json(200, { created: 1 }));
 		const outcome = await run({
 			resource: 'machine',
 			operation: 'createMany',
@@ -80,14 +62,9 @@ describe('Rule 7 — shapes', () => {
 	});
 
 	it('list search: an answer that is not a list', async () => {
-		fake.on('core', 'GET', '/api/projects', json(200, { projects: [] }));
+		env.fake.on('core', 'GET', '/api/projects', json(200, { projects: [] }));
 		await expect(
-			listSearch(
-				harness,
-				'searchProjects',
-				{ resource: 'project', operation: 'get' },
-				fakeCredential(harness, fake),
-			),
+			listSearch(env.harness, 'searchProjects', { resource: 'project', operation: 'get' }, env.credential()),
 		).rejects.toThrow('Field Ops answered the project lookup with something other than a list');
 	});
 
@@ -122,7 +99,7 @@ describe('Rule 7 — shapes', () => {
 				'Machine-State API URL',
 			],
 		] as const)('%s', async (_name, host, path, parameters, field) => {
-			fake.on(host, 'GET', path, (request, res) =>
+			env.fake.on(host, 'GET', path, (request, res) =>
 				text(200, PAGE, 'text/html', { 'retry-after': '0' })(request, res),
 			);
 			const outcome = await run(parameters as INodeParameters);
@@ -134,7 +111,7 @@ describe('Rule 7 — shapes', () => {
 		});
 
 		it('the token server', async () => {
-			fake.on('identity', 'POST', '/connect/token', html(200));
+			env.fake.on('identity', 'POST', '/connect/token', html(200));
 			const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) });
 			expect(outcome.message).toBe('The token server answered without an access token');
 			expect(outcome.description).toMatch(/^Check the Token Server URL of the Field Ops credential/);
@@ -147,7 +124,7 @@ describe('Rule 7 — shapes', () => {
 		['a page without a doctype', `<h1>502 Bad Gateway</h1>${'<p>upstream</p>'.repeat(300)}`],
 		['an XML error', `<?xml version="1.0"?><Error><Message>${'x'.repeat(2000)}</Message></Error>`],
 	])('an HTML 502 (%s) is never pasted into the message', async (_name, page) => {
-		fake.on('core', 'GET', projectGet.main.path, text(502, page, 'text/html', { 'retry-after': '0' }));
+		env.fake.on('core', 'GET', projectGet.main.path, text(502, page, 'text/html', { 'retry-after': '0' }));
 		const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) });
 		expect(outcome.message).toBe('Field Ops answered 502');
 		expect(outcome.description).toBe('Field Ops is not reachable right now. Try again in a moment.');
@@ -155,30 +132,30 @@ describe('Rule 7 — shapes', () => {
 	});
 
 	it('a long error text is cut to a few hundred characters', async () => {
-		fake.on('core', 'GET', projectGet.main.path, json(400, { message: `Invalid: ${'y'.repeat(5000)}` }));
+		env.fake.on('core', 'GET', projectGet.main.path, json(400, { message: `Invalid: ${'y'.repeat(5000)}` }));
 		const outcome = await run({ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) });
 		expect(outcome.message!.length).toBeLessThan(400);
 		expect(outcome.message).toMatch(/y…$/);
 	});
 
 	it('a credential address that is not a web address names its field', async () => {
-		const credential = fakeCredential(harness, fake, { coreUrl: 'fieldops.example.com' });
+		const credential = env.credential({ coreUrl: 'fieldops.example.com' });
 		const outcome = await run(
 			{ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) },
 			credential,
 		);
 		expect(outcome.message).toBe('The Core API URL of the Field Ops credential is not a web address');
-		expect(fake.seen).toEqual([]);
+		expect(env.fake.seen).toEqual([]);
 		expectNoSecrets(outcome);
 	});
 
 	it('a Token Server URL that is not a web address names its field', async () => {
-		const credential = fakeCredential(harness, fake, { identityUrl: 'identity' });
+		const credential = env.credential({ identityUrl: 'identity' });
 		const outcome = await run(
 			{ resource: 'project', operation: 'get', project: rl('id', PROJECT_ID) },
 			credential,
 		);
 		expect(outcome.message).toBe('The Token Server URL of the Field Ops credential is not a web address');
-		expect(fake.seen).toEqual([]);
+		expect(env.fake.seen).toEqual([]);
 	});
 });

@@ -1,18 +1,17 @@
 import type { ServerResponse } from 'node:http';
 
-import { FakeFieldOps, sequence, stall, type Reply } from './fake';
+import { sequence, stall, type Reply } from './fake';
+import { expectNoSecrets } from './no-secrets';
 import {
-	N8nHarness,
 	documentDelete,
 	documentDownload,
 	documentUpload,
-	expectNoSecrets,
-	fakeCredential,
 	lookupDownload,
 	reportFiles,
 	reportPages,
 	type Route,
-} from './routes';
+} from './request-routes';
+import { useFakeFieldOps } from './setup';
 
 /**
  * Rule 5: every request has a timeout (60 s unless the operation has a Timeout option: uploads, downloads,
@@ -20,15 +19,8 @@ import {
  * reads. Stalls are tested with a Timeout of 1 s, and the tests assert the error, never the time taken.
  */
 describe('Rule 5 — timeouts', () => {
-	let fake: FakeFieldOps;
-	let harness: N8nHarness;
+	const env = useFakeFieldOps();
 	const held = new Set<ServerResponse>();
-	beforeAll(async () => {
-		fake = await FakeFieldOps.start();
-		harness = await N8nHarness.load();
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.reset());
 	afterEach(() => {
 		for (const res of held) res.destroy();
 		held.clear();
@@ -43,17 +35,16 @@ describe('Rule 5 — timeouts', () => {
 			return stall(contentType)(request, res);
 		};
 	const sent = (route: Route) =>
-		fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path).length;
+		env.fake.requests(route.main.host, route.main.method).filter((e) => e.path === route.main.path).length;
 	const run = async (route: Route, timeout: number | string | undefined, continueOnFail = false) =>
-		await route.run(harness, fake, {
-			credential: fakeCredential(harness, fake),
+		await route.run(env, {
 			continueOnFail,
 			parameters: timeout === undefined ? {} : { timeout },
 		});
 
 	it('a write that gets no answer fails after the default 60 s, and is not sent again', async () => {
-		documentDelete.serve(fake);
-		fake.on('core', 'DELETE', documentDelete.main.path, silence);
+		documentDelete.serve(env.fake);
+		env.fake.on('core', 'DELETE', documentDelete.main.path, silence);
 		const outcome = await run(documentDelete, undefined);
 
 		expect(outcome.message).toMatch(/^Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/);
@@ -61,8 +52,8 @@ describe('Rule 5 — timeouts', () => {
 	}, 120_000);
 
 	it('Upload: the Timeout option bounds the wait; a write is not retried', async () => {
-		documentUpload.serve(fake);
-		fake.on('core', 'POST', documentUpload.main.path, silence);
+		documentUpload.serve(env.fake);
+		env.fake.on('core', 'POST', documentUpload.main.path, silence);
 		const outcome = await run(documentUpload, 1, true);
 
 		expect(outcome.message).toMatch(
@@ -79,8 +70,8 @@ describe('Rule 5 — timeouts', () => {
 		['Report Download Files', reportFiles, 'incident.pdf', 'incident-registration-i-1.pdf'],
 	] as const)('%s', (_name, route, fileName, fallbackName) => {
 		it('a file whose bytes stop after the headers is fetched again, then fails naming the file', async () => {
-			route.serve(fake);
-			fake.on(route.main.host, 'GET', route.main.path, stalled('application/pdf'));
+			route.serve(env.fake);
+			env.fake.on(route.main.host, 'GET', route.main.path, stalled('application/pdf'));
 			const outcome = await run(route, 1);
 
 			// The stalled answer has no Content-Disposition: the file is named as the node names it without one.
@@ -92,20 +83,20 @@ describe('Rule 5 — timeouts', () => {
 		});
 
 		it('a stalled file that comes whole on the retry is saved', async () => {
-			route.serve(fake);
-			fake.on(route.main.host, 'GET', route.main.path, sequence(stalled('application/pdf'), route.reply));
+			route.serve(env.fake);
+			env.fake.on(route.main.host, 'GET', route.main.path, sequence(stalled('application/pdf'), route.reply));
 			const outcome = await run(route, 1);
 
 			expect(outcome.message).toBeUndefined();
 			const binary = outcome.items[0].binary?.data;
 			expect(binary?.fileName).toBe(fileName);
-			expect((await harness.binaryBuffer(binary!)).toString()).toMatch(/^%PDF-1 /);
+			expect((await env.harness.binaryBuffer(binary!)).toString()).toMatch(/^%PDF-1 /);
 			expect(sent(route)).toBe(2);
 		});
 
 		it('a server that never answers is tried 3 times within the Timeout', async () => {
-			route.serve(fake);
-			fake.on(route.main.host, 'GET', route.main.path, silence);
+			route.serve(env.fake);
+			env.fake.on(route.main.host, 'GET', route.main.path, silence);
 			const outcome = await run(route, 1);
 			expect(outcome.message).toMatch(/Could not reach Field Ops at 127\.0\.0\.1:\d+ \(no answer in time\)$/);
 			expect(sent(route)).toBe(3);
@@ -113,8 +104,8 @@ describe('Rule 5 — timeouts', () => {
 	});
 
 	it('Report: a page that stalls after its headers is asked for again (6 times), then fails naming the page', async () => {
-		reportPages.serve(fake);
-		fake.on('reporting', 'GET', reportPages.main.path, stalled());
+		reportPages.serve(env.fake);
+		env.fake.on('reporting', 'GET', reportPages.main.path, stalled());
 		const outcome = await run(reportPages, 1);
 
 		expect(outcome.message).toMatch(
@@ -124,16 +115,16 @@ describe('Rule 5 — timeouts', () => {
 	}, 60_000);
 
 	it('Report: a page that stalls once is read on the retry', async () => {
-		reportPages.serve(fake);
-		fake.on('reporting', 'GET', reportPages.main.path, sequence(stalled(), reportPages.reply));
+		reportPages.serve(env.fake);
+		env.fake.on('reporting', 'GET', reportPages.main.path, sequence(stalled(), reportPages.reply));
 		const outcome = await run(reportPages, 1);
 		expect(outcome.items.map((i) => i.json.id)).toEqual(['r-1']);
 	});
 
 	it.each([0, -5, 'abc'])('refuses a Timeout of %j before sending', async (timeout) => {
-		lookupDownload.serve(fake);
+		lookupDownload.serve(env.fake);
 		const outcome = await run(lookupDownload, timeout === 'abc' ? '={{ "abc" }}' : timeout);
 		expect(outcome.message).toBe(`Timeout must be a number of seconds above 0: "${String(timeout)}"`);
-		expect(fake.seen).toEqual([]);
+		expect(env.fake.seen).toEqual([]);
 	});
 });

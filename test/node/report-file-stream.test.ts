@@ -5,7 +5,7 @@
  */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { ByteChannel, streamToBinary } from '../../nodes/FieldOps/shared/fileStream';
+import { ByteChannel, streamToBinary } from '../../nodes/FieldOps/resources/report/output/fileStream';
 
 /** A context whose binary store reads the stream with `read` and answers what it returns. */
 const storeWith = (read: (stream: ByteChannel) => Promise<IBinaryData>) =>

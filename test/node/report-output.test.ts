@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { flatten } from '../../nodes/FieldOps/shared/csv';
+import { flatten } from '../../nodes/FieldOps/resources/report/output/csv';
 import { N8nHarness } from '../harness';
 import { csvRecords } from '../helpers/csv';
 import { readFeed } from '../helpers/reporting';

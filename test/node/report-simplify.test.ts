@@ -4,8 +4,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { WHEN_PRESENT } from '../../nodes/FieldOps/shared/reportColumns';
-import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
+import { WHEN_PRESENT } from '../../nodes/FieldOps/reporting/columns';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import { N8nHarness } from '../harness';
 import { readFeed } from '../helpers/reporting';
 import { kindDefinition } from '../sandbox/reporting/feeds';

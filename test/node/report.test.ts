@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { PNG } from 'pngjs';
 
-import { REPORT_FEEDS } from '../../nodes/FieldOps/shared/reports';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
 import { N8nHarness } from '../harness';
 import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';

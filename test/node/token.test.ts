@@ -7,7 +7,7 @@ import { fieldOpsWorkflow, sandboxClientData } from '../helpers/workflows';
 type Client = { identityUrl: string; clientId: string; clientSecret: string; scope: string };
 type Token = { value: string; renewAt: number; shared: boolean };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { accessToken, fingerprintOf } = require('../../dist/nodes/FieldOps/shared/token') as {
+const { accessToken, fingerprintOf } = require('../../dist/nodes/FieldOps/transport/token') as {
 	fingerprintOf(client: Client): string;
 	accessToken(
 		http: () => Promise<never>,

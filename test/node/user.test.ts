@@ -1,4 +1,4 @@
-import { userDate } from '../../nodes/FieldOps/shared/dates';
+import { userDate } from '../../nodes/FieldOps/parameters/dates';
 import { userResource } from '../../nodes/FieldOps/resources/user';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';

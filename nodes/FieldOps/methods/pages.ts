@@ -5,10 +5,10 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { nodeError } from '../shared/errors';
-import { expectList } from '../shared/lookups';
-import { readSettings } from '../shared/settings';
-import { sendJson, type ApiRequest } from '../shared/transport';
+import { nodeError } from '../transport/errors';
+import { expectList } from '../lookups/records';
+import { readSettings } from '../transport/settings';
+import { sendJson, type ApiRequest } from '../transport/transport';
 
 /** Entries the editor gets per page: it asks for the next page when the user scrolls to the end. */
 export const PAGE_SIZE = 100;

@@ -5,9 +5,9 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError } from '../shared/errors';
-import { expectRecord, locatorValue } from '../shared/lookups';
-import { sendJson } from '../shared/transport';
+import { FieldOpsFailure, nodeError } from '../transport/errors';
+import { expectRecord, locatorValue } from '../lookups/records';
+import { sendJson } from '../transport/transport';
 import { label, matches, opening, page, readList } from './pages';
 
 const TASKS = '/api/v4/integration/tasks';

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { upsert } from './upsert';
 
 export const certificateResource: Resource = {

@@ -1,14 +1,19 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
-import { epochOf } from '../../shared/dates';
-import { describeErrors, FieldOpsFailure, settle } from '../../shared/errors';
-import { bodyField, fieldsCollection, requiredField } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { refusedEntries, withoutEntry, type EntryDetail } from '../../shared/refusals';
-import { sendJson } from '../../shared/transport';
-import { on, shown } from '../../shared/display';
+import {
+	batchSizeField,
+	runBatched,
+	type ItemOutcome,
+	refusedEntries,
+	withoutEntry,
+	type EntryDetail,
+} from '../../operations/batch';
+import { epochOf } from '../../parameters/dates';
+import { describeErrors, FieldOpsFailure, settle } from '../../transport/errors';
+import { bodyField, fieldsCollection, requiredField, on, shown } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 
 const UPSERT_PATH = '/api/v4/integration/certificates';
 

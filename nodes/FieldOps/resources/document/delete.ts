@@ -1,7 +1,7 @@
-import { asItems, forEachItem } from '../../shared/items';
-import { asRecords, fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
-import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './fields';
+import { asItems, forEachItem } from '../../items/items';
+import { asRecords, fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
+import { DOCUMENT_REQUESTS, documentsOf, fileReferenceId, TARGET_FIELDS } from './common';
 
 export const deleteDocument: CodeOperation = {
 	name: 'Delete',

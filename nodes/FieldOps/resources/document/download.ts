@@ -1,7 +1,7 @@
-import { on, shown } from '../../shared/display';
-import { downloadPerItem, putFileInField } from '../../shared/files';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './fields';
+import { on, shown } from '../../parameters/field';
+import { downloadPerItem, putFileInField } from '../../operations/downloads';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, fileReferenceId, TARGET_FIELDS } from './common';
 
 const binaryPropertyName = putFileInField('Name of the binary property the document goes to');
 

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { deleteDocument } from './delete';
 import { download } from './download';
 import { list } from './list';

@@ -1,11 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import type { Field } from '../../shared/fields';
-import { asItems, forEachItem } from '../../shared/items';
-import { asRecords, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
-import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './fields';
+import { type Field, on, shown } from '../../parameters/field';
+import { asItems, forEachItem } from '../../items/items';
+import { asRecords, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
+import { DOCUMENT_REQUESTS, documentsOf, TARGET_FIELDS } from './common';
 
 const splitIntoFiles: Field = shown(on('document', 'list'), {
 	property: {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { FieldOpsFailure, nodeError, settle, shortText } from '../../shared/errors';
-import { on, shown } from '../../shared/display';
-import { bodyField, optionsCollection, type Field } from '../../shared/fields';
-import { forEachItem, type Item } from '../../shared/items';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson, timeoutOf } from '../../shared/transport';
-import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './fields';
+import { FieldOpsFailure, nodeError, settle, shortText } from '../../transport/errors';
+import { bodyField, optionsCollection, type Field, on, shown } from '../../parameters/field';
+import { forEachItem, type Item } from '../../items/items';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
+import { DOCUMENT_REQUESTS, documentsOf, fileTimeout, TARGET_FIELDS } from './common';
 import { fileNameOf, filePart, multipartBody, type ItemFile } from './multipart';
+import { timeoutOf } from '../../parameters/limits';
 
 export { fileNameOf };
 

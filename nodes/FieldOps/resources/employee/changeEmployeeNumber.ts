@@ -1,7 +1,6 @@
-import { requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_EMPLOYEE, employee } from './fields';
-import { on, shown } from '../../shared/display';
+import { requiredField, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_EMPLOYEE, employee } from './common';
 
 export const changeEmployeeNumber: RequestOperation = {
 	name: 'Change Employee Number',

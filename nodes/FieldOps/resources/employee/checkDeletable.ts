@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_EMPLOYEE, employee } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_EMPLOYEE, employee } from './common';
 
 export const checkDeletable: RequestOperation = {
 	name: 'Check Deletable',

@@ -1,9 +1,8 @@
-import { fieldsCollection, requiredField } from '../../shared/fields';
-import { runAgainHint } from '../../shared/errors';
-import type { RequestOperation } from '../../shared/operation';
+import { fieldsCollection, requiredField, on, shown } from '../../parameters/field';
+import { runAgainHint } from '../../transport/errors';
+import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
-import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './fields';
-import { on, shown } from '../../shared/display';
+import { birthDate, EMPLOYEES, firstName, lastName, optionalProfile } from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

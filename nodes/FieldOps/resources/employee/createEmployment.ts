@@ -1,8 +1,7 @@
-import { notice } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
+import { notice, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 import { employment, employmentOf } from './employment';
-import { employee, ONE_EMPLOYEE } from './fields';
-import { on, shown } from '../../shared/display';
+import { employee, ONE_EMPLOYEE } from './common';
 
 export const createEmployment: RequestOperation = {
 	name: 'Create Employment',

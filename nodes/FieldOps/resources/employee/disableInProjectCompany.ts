@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { employee, ONE_EMPLOYEE, projectCompanyId } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { employee, ONE_EMPLOYEE, projectCompanyId } from './common';
 
 export const disableInProjectCompany: RequestOperation = {
 	name: 'Disable in Project Company',

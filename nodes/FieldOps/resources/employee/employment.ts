@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import { FieldOpsFailure } from '../../shared/errors';
-import { bodyField, optionsCollection, type Field } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { choiceValue } from '../../shared/values';
+import { FieldOpsFailure } from '../../transport/errors';
+import { bodyField, optionsCollection, type Field, on, shown } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { choiceValue } from '../../parameters/values';
 
 /** An employment (spec: Employee (v5) → Employment object): a new employee's first, a new one, or changes. */
 

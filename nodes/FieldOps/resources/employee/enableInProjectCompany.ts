@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { employee, ONE_EMPLOYEE, projectCompanyId, userGroupId } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { employee, ONE_EMPLOYEE, projectCompanyId, userGroupId } from './common';
 
 export const enableInProjectCompany: RequestOperation = {
 	name: 'Enable in Project Company',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_EMPLOYEE, employee, getOptions } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_EMPLOYEE, employee, getOptions } from './common';
 
 export const get: RequestOperation = {
 	name: 'Get',

@@ -1,7 +1,6 @@
-import { fieldsCollection, notice, requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './fields';
-import { on, shown } from '../../shared/display';
+import { fieldsCollection, notice, requiredField, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { birthDate, employee, firstName, lastName, ONE_EMPLOYEE, optionalProfile } from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from '../../shared/errors';
-import { notice, type Field } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { assignmentDate, employee, ONE_EMPLOYEE } from './fields';
-import { on, shown } from '../../shared/display';
+import { FieldOpsFailure } from '../../transport/errors';
+import { notice, type Field, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { assignmentDate, employee, ONE_EMPLOYEE } from './common';
 
 const tags: Field = shown(on('employee', 'setTags'), {
 	property: {

@@ -1,8 +1,7 @@
-import { FieldOpsFailure } from '../../shared/errors';
-import type { Field } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { CLEARABLE, employee, ONE_EMPLOYEE, updateFields } from './fields';
-import { on, shown } from '../../shared/display';
+import { FieldOpsFailure } from '../../transport/errors';
+import { type Field, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { CLEARABLE, employee, ONE_EMPLOYEE, updateFields } from './common';
 
 const fieldsToClear: Field = shown(on('employee', 'update'), {
 	property: {

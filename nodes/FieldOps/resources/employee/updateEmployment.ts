@@ -1,6 +1,6 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import { employmentUpdate } from './employment';
-import { ONE_EMPLOYEE, employee } from './fields';
+import { ONE_EMPLOYEE, employee } from './common';
 
 export const updateEmployment: RequestOperation = {
 	name: 'Update Employment',

@@ -1,8 +1,7 @@
-import { requiredField, type Field } from '../../shared/fields';
-import { downloadPerItem, putFileInField } from '../../shared/files';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { timeoutField } from '../../shared/transport';
-import { on, shown } from '../../shared/display';
+import { requiredField, type Field, on, shown } from '../../parameters/field';
+import { downloadPerItem, putFileInField } from '../../operations/downloads';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { timeoutField } from '../../parameters/limits';
 
 const FILE = '/api/file/{fileReferenceId}';
 const fileReferenceId = shown(

@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 
 export const getMachineTypes: RequestOperation = {
 	name: 'Get Machine Types',

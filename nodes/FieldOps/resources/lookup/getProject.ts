@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { project } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { project } from './common';
 
 export const getProject: RequestOperation = {
 	name: 'Get Project',

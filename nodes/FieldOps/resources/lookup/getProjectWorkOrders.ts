@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { activeInactiveAll, project, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { activeInactiveAll, project, LIST } from './common';
 
 export const getProjectWorkOrders: RequestOperation = {
 	name: 'Get Project Work Orders',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { activeInactiveAll, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { activeInactiveAll, LIST } from './common';
 
 export const getProjects: RequestOperation = {
 	name: 'Get Projects',

@@ -1,6 +1,5 @@
-import { requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { on, shown } from '../../shared/display';
+import { requiredField, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
 
 export const getResource: RequestOperation = {
 	name: 'Get Resource',

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { downloadFile } from './downloadFile';
 import { getMachineTypes } from './getMachineTypes';
 import { getProject } from './getProject';

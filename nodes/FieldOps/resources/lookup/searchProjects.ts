@@ -1,7 +1,6 @@
-import { bodyField, requiredField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { LIST } from './fields';
-import { on, shown } from '../../shared/display';
+import { bodyField, requiredField, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { LIST } from './common';
 
 export const searchProjects: RequestOperation = {
 	name: 'Search Projects',

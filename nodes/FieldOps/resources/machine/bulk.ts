@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../../shared/batch';
-import { describeErrors } from '../../shared/errors';
-import { labelsOf } from '../../shared/fields';
-import { expectsList } from '../../shared/transport';
-import { NEW_MACHINE_FIELDS } from './fields';
+import type { ItemOutcome } from '../../operations/batch';
+import { describeErrors } from '../../transport/errors';
+import { labelsOf } from '../../parameters/field';
+import { expectsList } from '../../transport/transport';
+import { NEW_MACHINE_FIELDS } from './common';
 
 const LABELS = labelsOf(NEW_MACHINE_FIELDS);
 const label = (field?: string) => (field && LABELS[field]) || field;

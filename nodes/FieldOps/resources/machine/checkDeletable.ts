@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { machine, MACHINES } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { machine, MACHINES } from './common';
 
 /** A bare boolean (spec); read liberally: the text "true", or an object's `isDeletable`/`deletable`. */
 function deletableOf(body: unknown): boolean | null {

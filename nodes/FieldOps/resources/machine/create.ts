@@ -1,6 +1,6 @@
-import { runAgainHint } from '../../shared/errors';
-import type { RequestOperation } from '../../shared/operation';
-import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+import { runAgainHint } from '../../transport/errors';
+import type { RequestOperation } from '../../operations/operation';
+import { MACHINES, NEW_MACHINE_FIELDS } from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

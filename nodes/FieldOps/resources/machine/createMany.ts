@@ -1,14 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched } from '../../shared/batch';
-import { settle } from '../../shared/errors';
-import { notice } from '../../shared/fields';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { batchSizeField, runBatched } from '../../operations/batch';
+import { settle } from '../../transport/errors';
+import { notice, on, shown } from '../../parameters/field';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, NEW_MACHINE_FIELDS } from './fields';
+import { MACHINES, NEW_MACHINE_FIELDS } from './common';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../shared/display';
 
 const CREATE_ARRAY = `${MACHINES}/create/array`;
 const batchSize = shown(on('machine', 'createMany'), batchSizeField());
@@ -28,7 +27,8 @@ async function machinesNow(context: IExecuteFunctions): Promise<IDataObject[]> {
 	return 'value' in read && Array.isArray(read.value) ? (read.value as IDataObject[]) : [];
 }
 
-async function send(context: IExecuteFunctions, elements: IDataObject[]) {
+/** One create/array request: each element's outcome, however the answer itemises it [M1]. */
+export async function sendCreateArray(context: IExecuteFunctions, elements: IDataObject[]) {
 	const answer = await sendJson(context, {
 		method: 'POST',
 		path: CREATE_ARRAY,
@@ -60,6 +60,6 @@ export const createMany: CodeOperation = {
 		await runBatched(context, {
 			what: 'machine',
 			buildElement: async (item) => (await fromFields(NEW_MACHINE_FIELDS, item)).body,
-			send: async (elements) => await send(context, elements),
+			send: async (elements) => await sendCreateArray(context, elements),
 		}),
 };

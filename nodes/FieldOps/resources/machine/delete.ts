@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { machine, ONE_MACHINE } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { machine, ONE_MACHINE } from './common';
 
 export const deleteMachine: RequestOperation = {
 	name: 'Delete',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { includeEquipment, machine, ONE_MACHINE } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { includeEquipment, machine, ONE_MACHINE } from './common';
 
 export const get: RequestOperation = {
 	name: 'Get',

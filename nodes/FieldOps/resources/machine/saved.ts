@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemOutcome } from '../../shared/batch';
+import type { ItemOutcome } from '../../operations/batch';
 import { refused } from './bulk';
 
 /** What a saved element's output says when the answer did not say which element it was [M1]. */

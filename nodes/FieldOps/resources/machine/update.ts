@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { machine, ONE_MACHINE, updateFields } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { machine, ONE_MACHINE, updateFields } from './common';
 
 export const update: RequestOperation = {
 	name: 'Update',

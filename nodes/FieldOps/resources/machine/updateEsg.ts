@@ -1,9 +1,8 @@
-import { FieldOpsFailure } from '../../shared/errors';
-import { optionsCollection, type Field } from '../../shared/fields';
-import { choiceValue } from '../../shared/values';
-import type { RequestOperation } from '../../shared/operation';
-import { machine, ONE_MACHINE } from './fields';
-import { on, shown } from '../../shared/display';
+import { FieldOpsFailure } from '../../transport/errors';
+import { optionsCollection, type Field, on, shown } from '../../parameters/field';
+import { choiceValue } from '../../parameters/values';
+import type { RequestOperation } from '../../operations/operation';
+import { machine, ONE_MACHINE } from './common';
 
 const options = (
 	displayName: string,

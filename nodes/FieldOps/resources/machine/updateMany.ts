@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched } from '../../shared/batch';
-import { notice } from '../../shared/fields';
-import type { Item } from '../../shared/items';
-import { machineLocator } from '../../shared/locators';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { sendJson } from '../../shared/transport';
+import { batchSizeField, runBatched } from '../../operations/batch';
+import { notice, on, shown } from '../../parameters/field';
+import type { Item } from '../../items/items';
+import { machineLocator } from '../../parameters/locators';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
 import { bulkAnswerCheck, isItemised, itemisedOutcomes } from './bulk';
-import { MACHINES, ONE_MACHINE, updateFields } from './fields';
+import { MACHINES, ONE_MACHINE, updateFields } from './common';
 import { savedOutcomes } from './saved';
-import { on, shown } from '../../shared/display';
 
 const UPDATE_ARRAY = `${MACHINES}/update/array`;
 /** Set through Update ESG only, or stamped by Field Ops: never sent back. */
@@ -56,13 +55,19 @@ async function completeMachine(context: IExecuteFunctions, item: Item): Promise<
 		what: 'machine',
 		itemIndex: item.index,
 	});
+	return withChanges(current, changes);
+}
+
+/** The machine as read, its plain values kept, with the changes (and its `id`) on top: a complete element [M2]. */
+export function withChanges(current: unknown, changes: IDataObject): IDataObject {
 	const kept: IDataObject = {};
 	for (const [name, value] of Object.entries(current && typeof current === 'object' ? current : {}))
 		if (!NOT_SENT_BACK.has(name) && value !== null && typeof value !== 'object') kept[name] = value;
 	return { ...kept, ...changes };
 }
 
-async function send(context: IExecuteFunctions, elements: IDataObject[]) {
+/** One update/array request: each element's outcome, however the answer itemises it [M1]. */
+export async function sendUpdateArray(context: IExecuteFunctions, elements: IDataObject[]) {
 	const answer = await sendJson(context, {
 		method: 'PUT',
 		path: UPDATE_ARRAY,
@@ -88,6 +93,6 @@ export const updateMany: CodeOperation = {
 		await runBatched(context, {
 			what: 'machine',
 			buildElement: async (item) => await completeMachine(context, item),
-			send: async (elements) => await send(context, elements),
+			send: async (elements) => await sendUpdateArray(context, elements),
 		}),
 };

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { MACHINE_STATES, RECORD_FIELDS } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { MACHINE_STATES, RECORD_FIELDS } from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

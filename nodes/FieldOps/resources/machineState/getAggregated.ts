@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FieldOpsFailure } from '../../shared/errors';
-import type { Field } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { companyId, MACHINE_STATES, projectId } from './fields';
-import { on, shown } from '../../shared/display';
+import { FieldOpsFailure } from '../../transport/errors';
+import { type Field, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { companyId, MACHINE_STATES, projectId } from './common';
 
 /**
  * [S5] The spec shows neither the request nor the answer: only the company and project are sent; any other

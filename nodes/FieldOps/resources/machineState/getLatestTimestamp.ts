@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { on, shown } from '../../shared/display';
-import type { RequestOperation } from '../../shared/operation';
-import { company, MACHINE_STATES, project } from './fields';
+import { on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { company, MACHINE_STATES, project } from './common';
 
 const companyOfPath = shown(on('machineState', 'getLatestTimestamp'), company('path'));
 const projectOfPath = shown(on('machineState', 'getLatestTimestamp'), project('path'));

@@ -1,12 +1,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, runBatched, type ItemOutcome } from '../../shared/batch';
-import { describeErrors, settle } from '../../shared/errors';
-import { fromFields, type CodeOperation } from '../../shared/operation';
-import { refusedEntries, withoutEntry } from '../../shared/refusals';
-import { sendJson } from '../../shared/transport';
-import { MACHINE_STATES, RECORD_FIELDS } from './fields';
-import { on, shown } from '../../shared/display';
+import {
+	batchSizeField,
+	runBatched,
+	type ItemOutcome,
+	refusedEntries,
+	withoutEntry,
+} from '../../operations/batch';
+import { describeErrors, settle } from '../../transport/errors';
+import { fromFields, type CodeOperation } from '../../operations/operation';
+import { sendJson } from '../../transport/transport';
+import { MACHINE_STATES, RECORD_FIELDS } from './common';
+import { on, shown } from '../../parameters/field';
 
 const IMPORT = `${MACHINE_STATES}/import`;
 

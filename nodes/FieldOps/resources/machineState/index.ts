@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { create } from './create';
 import { getAggregated } from './getAggregated';
 import { getLatestTimestamp } from './getLatestTimestamp';

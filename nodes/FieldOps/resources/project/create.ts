@@ -1,6 +1,6 @@
-import { runAgainHint } from '../../shared/errors';
-import type { RequestOperation } from '../../shared/operation';
-import { additionalFields, companyId, projectNumber, PROJECTS } from './fields';
+import { runAgainHint } from '../../transport/errors';
+import type { RequestOperation } from '../../operations/operation';
+import { additionalFields, companyId, projectNumber, PROJECTS } from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

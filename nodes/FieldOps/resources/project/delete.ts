@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_PROJECT, project } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_PROJECT, project } from './common';
 
 export const deleteProject: RequestOperation = {
 	name: 'Delete',

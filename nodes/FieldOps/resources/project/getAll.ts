@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { LIST, PROJECTS } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { LIST, PROJECTS } from './common';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',

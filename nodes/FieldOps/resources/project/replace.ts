@@ -1,7 +1,6 @@
-import { notice } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './fields';
-import { on, shown } from '../../shared/display';
+import { notice, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { additionalFields, companyId, ONE_PROJECT, project, projectNumber } from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

@@ -1,7 +1,6 @@
-import { bodyField, fieldsCollection } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_PROJECT, project, projectFields } from './fields';
-import { on, shown } from '../../shared/display';
+import { bodyField, fieldsCollection, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_PROJECT, project, projectFields } from './common';
 
 export const update: RequestOperation = {
 	name: 'Update',

@@ -1,15 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readLimit } from '../../shared/fields';
-import { forEachItem, type Item } from '../../shared/items';
-import type { CodeOperation } from '../../shared/operation';
-import { readReportPages } from '../../shared/pagination';
-import { reportFilterQuery } from '../../shared/reportFilters';
-import { MAX_CHUNK_LIMIT, type ReportFeed } from '../../shared/reports';
-import { timeoutOf } from '../../shared/transport';
-import { reportFields } from './fields';
-import { openOutput, type ExportSummary, type OutputOptions } from './output';
+import { readLimit, timeoutOf } from '../../parameters/limits';
+import { forEachItem, type Item } from '../../items/items';
+import type { CodeOperation } from '../../operations/operation';
+import { readReportPages } from '../../reporting/pages';
+import { reportFilterQuery } from '../../reporting/filters';
+import { reportFields } from './parameters';
+import { fileOutput } from './output/file';
+import { itemsOutput, pagesOutput, type OutputOptions } from './output/items';
+import type { ReportOutput, Shape } from './output/reportOutput';
+import { simplifier } from './simplify';
+import { summaryLine, type ExportSummary } from './summary';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
+import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 
 interface ReportOptions extends OutputOptions {
 	deletedRecords?: 'keep' | 'drop';
@@ -33,6 +36,25 @@ async function buildQuery(
 	return { query, window };
 }
 
+/**
+ * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record, its times in the
+ * window's zone. `timeoutMs` bounds each file download (Items with Download Files).
+ */
+function openOutput(
+	item: Item,
+	feed: ReportFeed,
+	options: OutputOptions,
+	timeoutMs: number,
+	window: ReportWindow,
+): ReportOutput {
+	const shape: Shape =
+		item.param<boolean>('simplify') === true ? simplifier(feed, window.zone) : (record) => record;
+	const output = item.param<string>('output') ?? 'items';
+	if (output === 'file') return fileOutput(item, feed, shape, window.description);
+	if (output === 'pages') return pagesOutput(item, options, shape);
+	return itemsOutput(item, feed, options, shape, timeoutMs);
+}
+
 /** "Stopped at the Limit of 50: more time registrations exist. Turn on Return All to get every one." */
 const limitNotice = (feed: ReportFeed, limit: number) =>
 	`Stopped at the Limit of ${limit}: more ${feed.name.toLowerCase()} exist. Turn on Return All (or raise the Limit) to get every one.`;
@@ -54,15 +76,22 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 				const options = (item.param<ReportOptions>('options') ?? {}) as ReportOptions;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
-				const output = openOutput(item, feed, options, timeoutMs, window.zone);
+				const output = openOutput(item, feed, options, timeoutMs, window);
 				let count = 0;
 				// One record past the Limit is read, so the output can say whether more exist.
 				let more = false;
 				const summary = (): ExportSummary => {
 					const notes = [...window.notes(), ...(more ? [limitNotice(feed, limit)] : [])];
+					const done = { window: window.description, returned: count, moreExist: more, notes };
+					// What the export covered, said once per run above the output, not on every row.
+					context.addExecutionHints({
+						message: summaryLine(done, feed),
+						type: 'info',
+						location: 'outputPane',
+					});
 					for (const message of notes)
 						context.addExecutionHints({ message, type: more ? 'warning' : 'info', location: 'outputPane' });
-					return { window: window.description, returned: count, moreExist: more, notes };
+					return done;
 				};
 				return await output.collect(
 					async () =>

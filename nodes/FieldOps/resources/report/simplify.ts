@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { WHEN_PRESENT, type Column } from '../../shared/reportColumns';
-import type { ReportFeed } from '../../shared/reports';
-import { offsetAt } from '../../shared/zones';
+import { WHEN_PRESENT, type Column } from '../../reporting/columns';
+import type { ReportFeed } from '../../reporting/feeds';
+import { offsetAt } from '../../parameters/zones';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 const DAY_PREFIX = /^\d{4}-\d{2}-\d{2}/;

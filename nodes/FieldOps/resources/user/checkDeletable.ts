@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { userByIdentity, USERS } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { userByIdentity, USERS } from './common';
 
 export const checkDeletable: RequestOperation = {
 	name: 'Check Deletable',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { accountState, userByProfile, USERS } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { accountState, userByProfile, USERS } from './common';
 
 export const disable: RequestOperation = {
 	name: 'Disable',

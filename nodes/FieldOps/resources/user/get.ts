@@ -1,7 +1,7 @@
-import { asItems, forEachItem } from '../../shared/items';
-import { findUser, LOOKUP_PATHS } from '../../shared/lookups';
-import type { CodeOperation } from '../../shared/operation';
-import { userByProfile } from './fields';
+import { asItems, forEachItem } from '../../items/items';
+import { findUser, LOOKUP_PATHS } from '../../lookups/records';
+import type { CodeOperation } from '../../operations/operation';
+import { userByProfile } from './common';
 
 export const get: CodeOperation = {
 	name: 'Get',

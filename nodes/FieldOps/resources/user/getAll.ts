@@ -1,7 +1,7 @@
-import { bodyField, listFields, optionsCollection, wholeNumberField } from '../../shared/fields';
-import type { RequestOperation } from '../../shared/operation';
-import { USERS } from './fields';
-import { on, shown } from '../../shared/display';
+import { bodyField, optionsCollection, wholeNumberField, on, shown } from '../../parameters/field';
+import type { RequestOperation } from '../../operations/operation';
+import { USERS } from './common';
+import { listFields } from '../../parameters/limits';
 
 const filters = shown(
 	on('user', 'getAll'),

@@ -1,4 +1,4 @@
-import type { Resource } from '../../shared/operation';
+import type { Resource } from '../../operations/operation';
 import { disable } from './disable';
 import { enable } from './enable';
 import { checkDeletable } from './checkDeletable';
@@ -8,6 +8,7 @@ import { get } from './get';
 import { getAll } from './getAll';
 import { replace } from './replace';
 import { update } from './update';
+import { upsert } from './upsert';
 
 export const userResource: Resource = {
 	name: 'User (Legacy)',
@@ -16,6 +17,6 @@ export const userResource: Resource = {
 	what: 'user',
 	notice:
 		'This is the legacy users API (v4). For new integrations use the Employee resource (v5), which also handles employments and tags.',
-	operations: [create, update, get, getAll, enable, disable, replace, checkDeletable, deleteUser],
+	operations: [create, update, upsert, get, getAll, enable, disable, replace, checkDeletable, deleteUser],
 	defaultOperation: get,
 };

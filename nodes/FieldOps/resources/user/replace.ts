@@ -1,9 +1,8 @@
-import { notice } from '../../shared/fields';
-import { findUser } from '../../shared/lookups';
-import { userLocator } from '../../shared/locators';
-import type { RequestOperation } from '../../shared/operation';
-import { USER_FIELDS, USERS } from './fields';
-import { on, shown } from '../../shared/display';
+import { notice, on, shown } from '../../parameters/field';
+import { findUser } from '../../lookups/records';
+import { userLocator } from '../../parameters/locators';
+import type { RequestOperation } from '../../operations/operation';
+import { USER_FIELDS, USERS } from './common';
 
 /** Replace needs the identity ID in the path and both IDs in the body: read from the user first. */
 const user = shown(on('user', 'replace'), userLocator(undefined, { to: 'none' }));

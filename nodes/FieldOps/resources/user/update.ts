@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { dateFormat, updateFields, userByProfile, USERS } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { dateFormat, updateFields, userByProfile, USERS } from './common';
 
 export const update: RequestOperation = {
 	name: 'Update',

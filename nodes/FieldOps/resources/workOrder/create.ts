@@ -1,5 +1,5 @@
-import { runAgainHint } from '../../shared/errors';
-import type { RequestOperation } from '../../shared/operation';
+import { runAgainHint } from '../../transport/errors';
+import type { RequestOperation } from '../../operations/operation';
 import {
 	TASKS,
 	active,
@@ -9,7 +9,7 @@ import {
 	name,
 	projectInBody,
 	templateNotice,
-} from './fields';
+} from './common';
 
 export const create: RequestOperation = {
 	name: 'Create',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, projectInPath, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, projectInPath, LIST } from './common';
 
 export const getAll: RequestOperation = {
 	name: 'Get Many',

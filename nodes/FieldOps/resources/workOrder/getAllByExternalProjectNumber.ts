@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, externalProjectNumber, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, externalProjectNumber, LIST } from './common';
 
 export const getAllByExternalProjectNumber: RequestOperation = {
 	name: 'Get Many by External Project Number',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, projectNumber, workOrderNumber, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, projectNumber, workOrderNumber, LIST } from './common';
 
 export const getAllByNumber: RequestOperation = {
 	name: 'Get Many by Work Order Number',

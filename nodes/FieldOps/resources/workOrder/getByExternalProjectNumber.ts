@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, externalProjectNumber, workOrderExternalId } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, externalProjectNumber, workOrderExternalId } from './common';
 
 export const getByExternalProjectNumber: RequestOperation = {
 	name: 'Get by External Project Number and External ID',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, projectNumber, workOrderNumber } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, projectNumber, workOrderNumber } from './common';
 
 export const getByNumber: RequestOperation = {
 	name: 'Get by Work Order Number',

@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { TASKS, productionCode, LIST } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { TASKS, productionCode, LIST } from './common';
 
 export const getByProductionCode: RequestOperation = {
 	name: 'Get Many by Production Code',

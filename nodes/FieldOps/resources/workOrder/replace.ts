@@ -1,4 +1,4 @@
-import type { RequestOperation } from '../../shared/operation';
+import type { RequestOperation } from '../../operations/operation';
 import {
 	ONE_WORK_ORDER,
 	replaceActive,
@@ -9,7 +9,7 @@ import {
 	projectInBody,
 	replaceNotice,
 	workOrder,
-} from './fields';
+} from './common';
 
 export const replace: RequestOperation = {
 	name: 'Replace',

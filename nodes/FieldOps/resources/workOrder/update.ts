@@ -1,5 +1,5 @@
-import type { RequestOperation } from '../../shared/operation';
-import { ONE_WORK_ORDER, projectOfWorkOrder, updateFields, workOrder } from './fields';
+import type { RequestOperation } from '../../operations/operation';
+import { ONE_WORK_ORDER, projectOfWorkOrder, updateFields, workOrder } from './common';
 
 export const update: RequestOperation = {
 	name: 'Update',
