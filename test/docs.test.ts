@@ -26,7 +26,8 @@ function files(path: string): string[] {
 	return entries.flatMap((entry) => {
 		const child = `${path}/${entry.name}`;
 		if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : files(child);
-		return TEXT.test(entry.name) ? [child] : [];
+		// npm's locks (scripts/n8n/locks/) cite nothing; their integrity hashes hold ID-like runs such as `+E8/`.
+		return TEXT.test(entry.name) && entry.name !== 'package-lock.json' ? [child] : [];
 	});
 }
 

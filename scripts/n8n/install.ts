@@ -1,27 +1,43 @@
 /**
  * Installs a pinned real n8n into `.e2e/` (ignored by git) on first use; later calls return at once when the
- * installed version matches and sqlite3 loads. Two lines are pinned: n8n 2.x (`.e2e/n8n`, the demo and the
- * end-to-end tests) and n8n 1.x (`.e2e/n8n-1`, the compatibility smoke test).
+ * installed tree is the one the committed lock describes and sqlite3 loads. Two lines are pinned: n8n 2.x
+ * (`.e2e/n8n`, the demo and the end-to-end tests) and n8n 1.x (`.e2e/n8n-1`, the compatibility smoke test).
  * `npx tsx scripts/n8n/install.ts [2|1]` or `ensureN8n({ release })`.
  *
- * Why this shape (see the notes on running n8n here): n8n 2.x needs Node 24, so npm runs with the project's
- * Node 24 first on PATH (n8n 1.123 accepts Node 20.19 to 24.x, so the same Node serves both lines); kafka's
- * install script downloads sources and fails offline, so it is denied with npm 11's `allowScripts`; sqlite3's
- * prebuilt download fails, so it builds from source (about 70 s). npm is silent for minutes meanwhile, so a
- * progress line is printed every 20 s.
+ * Each line installs with `npm ci` from a lock of its whole tree committed in `scripts/n8n/locks/<folder>/`
+ * (package.json + package-lock.json: exact versions, integrity hashes, the overrides in package.json), so every
+ * machine gets the same bytes and nothing is resolved at install time; resolving n8n's ~2,400 packages afresh
+ * broke installs whenever the registry (or npm's cached view of it) lagged behind a new release in the tree. To
+ * move a pin: change the version below, run `npm run n8n:lock` (scripts/n8n/lock.ts: regenerates the lock, prints
+ * what changed), commit both. The committed lock has no `resolved` URLs, only `name@version` + `integrity`; npm
+ * fetches from whatever registry the user configured and checks the hash, with any npm config (lock.ts says how).
+ *
+ * Guards kept from the notes on running n8n here: n8n 2.x needs Node 24, so npm runs with the project's Node 24
+ * first on PATH (n8n 1.123 accepts Node 20.19 to 24.x, so the same Node serves both lines); kafka's install script
+ * downloads sources and fails offline, so it is denied with npm 11's `allowScripts`; sqlite3's prebuilt download
+ * fails, so it builds from source (about 70 s). A failed install says which package failed and what to do, keeps
+ * npm's output in `.e2e/<folder>-install.log` and removes the half-installed folder (scripts/n8n/locked-install.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
+
+import {
+	diskUse,
+	failInstall,
+	installFromLock,
+	InstallError,
+	npmLogged,
+	type LockedFolder,
+} from './locked-install';
 
 export const ROOT = resolve(__dirname, '..', '..');
 
-/** One installable n8n: its version and the folder it lives in. */
-export interface N8nRelease {
+/** One installable n8n: its version, its committed lock and the folder it is installed into. */
+export interface N8nRelease extends LockedFolder {
 	version: string;
-	/** `.e2e/<folder>`: its own npm project holding only n8n. */
-	dir: string;
-	/** `bin/n8n` inside it, started with the project's Node 24. */
+	/** `bin/n8n` inside `dir`, started with the project's Node 24. */
 	bin: string;
 	/** npm `overrides` for dependencies that do not install from the registry as n8n declares them. */
 	overrides?: Record<string, string>;
@@ -29,10 +45,35 @@ export interface N8nRelease {
 
 function release(version: string, folder: string, overrides?: Record<string, string>): N8nRelease {
 	const dir = join(ROOT, '.e2e', folder);
-	return { version, dir, bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), overrides };
+	return {
+		label: `n8n ${version}`,
+		version,
+		lockDir: join(ROOT, 'scripts', 'n8n', 'locks', folder),
+		dir,
+		logFile: join(ROOT, '.e2e', `${folder}-install.log`),
+		regenerate: `npm run n8n:lock -- ${version.split('.')[0]}`,
+		bin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		overrides,
+	};
 }
 
-/** The newest n8n 2.x that installs from the registry here. */
+/** The package.json of a release's lock folder: n8n alone, with its guards and overrides (scripts/n8n/lock.ts). */
+export function manifest(n8n: N8nRelease): Record<string, unknown> {
+	return {
+		name: `fieldops-e2e-${n8n.version.split('.')[0] === '1' ? 'n8n-1' : 'n8n'}`,
+		private: true,
+		description: `A real n8n for npm run demo and the end-to-end and compatibility tests, installed by scripts/n8n/install.ts with npm ci; regenerate the lock with ${n8n.regenerate}`,
+		dependencies: { n8n: n8n.version },
+		// Downloads library sources in its install script (no network here); n8n runs without it.
+		allowScripts: { '@confluentinc/kafka-javascript': false },
+		...(n8n.overrides ? { overrides: n8n.overrides } : {}),
+	};
+}
+
+/**
+ * The newest n8n 2.x that installs from the registry here (2.41.3, the registry's latest, names n8n packages the
+ * registry does not have: `@n8n/agents@0.26.2`, `@n8n/ai-node-sdk@0.31.2`).
+ */
 export const N8N_2 = release('2.41.1', 'n8n');
 /**
  * The last n8n 1.x on the registry (engines: Node 20.19 to 24.x). Its n8n-nodes-base takes `xlsx` 0.20.2 from
@@ -40,6 +81,7 @@ export const N8N_2 = release('2.41.1', 'n8n');
  * spreadsheet nodes use it, and none of the 1.x tests do.
  */
 export const N8N_1 = release('1.123.81', 'n8n-1', { xlsx: '0.18.5' });
+export const N8N_RELEASES = [N8N_2, N8N_1];
 
 export const N8N_VERSION = N8N_2.version;
 export const N8N_DIR = N8N_2.dir;
@@ -66,17 +108,23 @@ export function node24Env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	return { ...env, ...extra };
 }
 
-function readVersion(file: string): string | undefined {
+function readJson<T>(file: string): T | undefined {
 	try {
-		return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+		return JSON.parse(readFileSync(file, 'utf8')) as T;
 	} catch {
 		return undefined;
 	}
 }
 
 const installedVersion = (n8n: N8nRelease) =>
-	readVersion(join(n8n.dir, 'node_modules', 'n8n', 'package.json'));
-const reportedVersion = (n8n: N8nRelease) => readVersion(join(n8n.dir, 'install-report.json'));
+	readJson<{ version: string }>(join(n8n.dir, 'node_modules', 'n8n', 'package.json'))?.version;
+
+/** The committed lock and its package.json, hashed: an install made from other ones is redone. */
+const lockHash = (n8n: N8nRelease) =>
+	createHash('sha256')
+		.update(readFileSync(join(n8n.lockDir, 'package.json')))
+		.update(readFileSync(join(n8n.lockDir, 'package-lock.json')))
+		.digest('hex');
 
 /** sqlite3 is resolved from n8n's own folder, as n8n's TypeORM does. */
 function sqliteLoads(n8n: N8nRelease): boolean {
@@ -97,60 +145,18 @@ function sqliteLoads(n8n: N8nRelease): boolean {
 	}
 }
 
-/** Packages in a node_modules folder (scoped ones counted one by one). */
-function countPackages(nodeModules: string): number {
-	if (!existsSync(nodeModules)) return 0;
-	let count = 0;
-	for (const entry of readdirSync(nodeModules)) {
-		if (entry.startsWith('.')) continue;
-		if (entry.startsWith('@')) count += readdirSync(join(nodeModules, entry)).length;
-		else count++;
-	}
-	return count;
-}
-
-function diskUse(dir: string): string {
-	try {
-		return execFileSync('du', ['-sh', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(
-			'\t',
-		)[0];
-	} catch {
-		return '?';
-	}
-}
-
-/**
- * `npm <args>` with Node 24. Unless quiet, a line every `everySeconds` tells what npm has done so far (it prints
- * nothing of its own at log level error): time, packages in place, disk use, and whether sqlite3 is building.
- */
-function npm(args: string[], cwd: string, quiet: boolean, everySeconds = 20): Promise<void> {
-	return new Promise((resolvePromise, reject) => {
-		const started = Date.now();
-		const child = spawn('npm', args, { cwd, env: node24Env(), stdio: quiet ? 'ignore' : 'inherit' });
-		const ticker = quiet
-			? undefined
-			: setInterval(() => {
-					const nodeModules = join(cwd, 'node_modules');
-					const packages = countPackages(nodeModules);
-					const sqlite = existsSync(join(nodeModules, 'sqlite3', 'build'))
-						? ', building sqlite3 from source'
-						: '';
-					const state =
-						packages === 0
-							? 'resolving the dependency tree'
-							: `${packages} packages, ${diskUse(nodeModules)}${sqlite}`;
-					console.log(`  … npm ${args[0]}: ${Math.round((Date.now() - started) / 1000)} s, ${state}`);
-				}, everySeconds * 1000);
-		const done = (error?: Error) => {
-			if (ticker) clearInterval(ticker);
-			if (error) reject(error);
-			else resolvePromise();
-		};
-		child.on('error', done);
-		child.on('exit', (code) =>
-			done(code === 0 ? undefined : new Error(`npm ${args.join(' ')} failed (exit ${code}) in ${cwd}`)),
-		);
-	});
+/** Why the committed lock folder is not the one the pin needs (the pin moved without `npm run n8n:lock`), if so. */
+export function lockOutOfStep(n8n: N8nRelease): string | undefined {
+	const committed = readJson<Record<string, unknown>>(join(n8n.lockDir, 'package.json'));
+	const lock = readJson<{ packages?: Record<string, { version?: string }> }>(
+		join(n8n.lockDir, 'package-lock.json'),
+	);
+	if (!committed || !lock) return `${n8n.lockDir} has no package.json and package-lock.json`;
+	if (JSON.stringify(committed) !== JSON.stringify(manifest(n8n)))
+		return `${n8n.lockDir}/package.json is not the one scripts/n8n/install.ts pins (n8n ${n8n.version}${n8n.overrides ? ' with its overrides' : ''})`;
+	const locked = lock.packages?.['node_modules/n8n']?.version;
+	if (locked !== n8n.version) return `the lock holds n8n ${locked ?? 'nothing'}, the pin is ${n8n.version}`;
+	return undefined;
 }
 
 export interface InstallReport {
@@ -160,7 +166,7 @@ export interface InstallReport {
 	diskUse?: string;
 }
 
-/** Makes sure `release.dir` holds n8n `release.version` with a working sqlite3 (n8n 2.x unless told). */
+/** Makes sure `release.dir` holds n8n `release.version` from its lock, with a working sqlite3 (n8n 2.x unless told). */
 export async function ensureN8n(
 	options: { quiet?: boolean; release?: N8nRelease } = {},
 ): Promise<InstallReport> {
@@ -169,51 +175,46 @@ export async function ensureN8n(
 	const log = (line: string) => {
 		if (!options.quiet) console.log(line);
 	};
+	const outOfStep = lockOutOfStep(n8n);
+	if (outOfStep)
+		throw new InstallError(
+			`Cannot install ${n8n.label}: ${outOfStep}.\nWhat to do: regenerate the lock with \`${n8n.regenerate}\` and commit it.`,
+		);
 	// The report is written last, so an interrupted install is not mistaken for a finished one.
-	if (installedVersion(n8n) === n8n.version && reportedVersion(n8n) === n8n.version && sqliteLoads(n8n)) {
+	const report = readJson<{ version?: string; lock?: string }>(join(n8n.dir, 'install-report.json'));
+	if (
+		installedVersion(n8n) === n8n.version &&
+		report?.version === n8n.version &&
+		report.lock === lockHash(n8n) &&
+		sqliteLoads(n8n)
+	) {
 		return { version: n8n.version, cached: true, seconds: (Date.now() - started) / 1000 };
 	}
 	log(
-		`Installing n8n ${n8n.version} into ${n8n.dir} (first use: 3 to 18 minutes depending on load, 2 to 3 GB; progress every 20 s)…`,
+		`Installing n8n ${n8n.version} into ${n8n.dir} from its lock with npm ci (first use: about 4 minutes on an idle machine, up to 15 on a loaded one; 2 to 3 GB; progress every 20 s)…`,
 	);
-	const previous = installedVersion(n8n);
-	if (previous !== undefined && previous !== n8n.version)
-		rmSync(join(n8n.dir, 'node_modules'), { recursive: true, force: true });
-	mkdirSync(n8n.dir, { recursive: true });
-	rmSync(join(n8n.dir, 'install-report.json'), { force: true });
-	writeFileSync(
-		join(n8n.dir, 'package.json'),
-		`${JSON.stringify(
-			{
-				name: `fieldops-e2e-${n8n.version.split('.')[0] === '1' ? 'n8n-1' : 'n8n'}`,
-				private: true,
-				description:
-					'A real n8n for npm run demo and the end-to-end and compatibility tests (installed by scripts/n8n/install.ts)',
-				dependencies: { n8n: n8n.version },
-				// Downloads library sources in its install script (no network here); n8n runs without it.
-				allowScripts: { '@confluentinc/kafka-javascript': false },
-				...(n8n.overrides ? { overrides: n8n.overrides } : {}),
-			},
-			null,
-			'\t',
-		)}\n`,
-	);
-	// `npm install`, not `npm ci`: the registry lacks some platform-optional packages the lockfile would need.
-	await npm(['install', '--no-audit', '--no-fund', '--loglevel=error'], n8n.dir, options.quiet ?? false);
+	await installFromLock(n8n, { env: node24Env(), quiet: options.quiet });
 	if (!sqliteLoads(n8n)) {
 		log('sqlite3 does not load: rebuilding it from source…');
-		await npm(['rebuild', 'sqlite3'], n8n.dir, options.quiet ?? false);
+		await npmLogged(['rebuild', 'sqlite3'], n8n.dir, n8n.logFile, { env: node24Env(), quiet: options.quiet });
 		if (!sqliteLoads(n8n))
-			throw new Error('sqlite3 still does not load after `npm rebuild sqlite3`; n8n cannot start without it');
+			failInstall(n8n, {
+				problem: 'sqlite3 does not load, even after `npm rebuild sqlite3` (n8n cannot start without it)',
+				advice:
+					"read the end of the log for the compiler's message (it needs `apt-get install -y build-essential python3`), then run the same command again",
+			});
 	}
 	const version = installedVersion(n8n);
 	if (version !== n8n.version)
-		throw new Error(`Expected n8n ${n8n.version} in ${n8n.dir}, found ${version ?? 'nothing'}`);
+		failInstall(n8n, {
+			problem: `npm ci put n8n ${version ?? 'nothing'} in place of ${n8n.version}`,
+			advice: 'regenerate the lock with {regenerate} and commit it',
+		});
 	const seconds = (Date.now() - started) / 1000;
 	const disk = diskUse(n8n.dir);
 	writeFileSync(
 		join(n8n.dir, 'install-report.json'),
-		`${JSON.stringify({ version, seconds, diskUse: disk, at: new Date().toISOString() }, null, '\t')}\n`,
+		`${JSON.stringify({ version, lock: lockHash(n8n), seconds, diskUse: disk, at: new Date().toISOString() }, null, '\t')}\n`,
 	);
 	return { version: n8n.version, cached: false, seconds, diskUse: disk };
 }

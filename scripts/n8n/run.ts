@@ -737,13 +737,17 @@ export async function startWorker(main: N8nInstance, readySeconds = 90, name = '
 	return { process: worker.child, log: worker.log, logTail, stop };
 }
 
-/** The JSON `n8n execute --rawOutput` prints after its log lines (from the first line that starts with `{`). */
+/**
+ * The JSON `n8n execute --rawOutput` prints between log lines: from the first line that starts with `{` to the last
+ * line that is `}` (on a loaded machine the task runner's "Registered runner" line can follow it).
+ */
 function runData(stdout: string): any {
 	const lines = stdout.split('\n');
 	const start = lines.findIndex((line) => line.startsWith('{'));
-	if (start < 0) return undefined;
+	const end = lines.findLastIndex((line) => line === '}');
+	if (start < 0 || end < start) return undefined;
 	try {
-		return JSON.parse(lines.slice(start).join('\n'));
+		return JSON.parse(lines.slice(start, end + 1).join('\n'));
 	} catch {
 		return undefined;
 	}

@@ -1,11 +1,20 @@
 /**
  * The compatibility smoke test, the same for every n8n line: the packed package installed into that n8n as a
  * community package, then against the sandbox the credential test through n8n's REST API, Project → Get Many, a
- * Report with Return All, a document upload, and the trigger activated once. `test/compat/n8n-1.test.ts` runs it
- * on n8n 1.x (`npm run test:compat`), `test/e2e/smoke.test.ts` on n8n 2.x (`npm run test:e2e`).
+ * Report, a document upload, and the trigger activated once. The nodes are at the versions n8n gives a new node
+ * (Field Ops 1.3, Trigger 1.1), with what is new in them: the Report's Time Zone from its list, Return All and
+ * Simplify on without being set, its summary above the output (an execution hint); the trigger's readable columns.
+ * `test/compat/n8n-1.test.ts` runs it on n8n 1.x (`npm run test:compat`), `test/e2e/smoke.test.ts` on n8n 2.x
+ * (`npm run test:e2e`).
  */
 import { randomUUID } from 'node:crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
+import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
+import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
+import { simplifier } from '../../nodes/FieldOps/resources/report/simplify';
+import { FieldOpsTrigger } from '../../nodes/FieldOpsTrigger/FieldOpsTrigger.node';
 import { readFeed } from '../helpers/reporting';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
 import type { N8nRelease } from '../../scripts/n8n/install';
@@ -28,11 +37,14 @@ import {
 } from '../e2e/fixtures';
 
 const DAY = 86_400_000;
+/** The versions n8n gives a new node: what users build with today. */
+const NODE_VERSION = new FieldOps().description.defaultVersion;
+const TRIGGER_VERSION = new FieldOpsTrigger().description.defaultVersion;
 
 /** A production webhook that answers with every item of `node` (Field Ops). */
 const webhookWorkflow = (name: string, path: string, node: Record<string, unknown>) =>
 	webhookChain(name, path, [
-		{ id: 'field-ops', name: 'Field Ops', type: NODE_TYPE, typeVersion: 1, ...node },
+		{ id: 'field-ops', name: 'Field Ops', type: NODE_TYPE, typeVersion: NODE_VERSION, ...node },
 	]);
 
 /** Posts to the webhook and returns the items it answered with (fails with n8n's answer otherwise). */
@@ -82,8 +94,12 @@ export function smokeTest(release: N8nRelease): void {
 		step('is this n8n version, and loads the node, the trigger and the credential', async () => {
 			const settings = await n8n.rest<{ versionCli: string }>('GET', '/settings');
 			expect(settings.body.versionCli).toBe(release.version);
-			const nodes = (await n8n.get<{ name: string }[]>('/types/nodes.json')).body.map((n) => n.name);
-			expect(nodes).toEqual(expect.arrayContaining([NODE_TYPE, TRIGGER_NODE_TYPE]));
+			const nodes = (await n8n.get<{ name: string; version: number | number[] }[]>('/types/nodes.json')).body;
+			const versions = (type: string) => nodes.filter((n) => n.name === type).flatMap((n) => n.version);
+			expect(versions(NODE_TYPE)).toContain(1.3);
+			expect(NODE_VERSION).toBe(1.3);
+			expect(versions(TRIGGER_NODE_TYPE)).toContain(1.1);
+			expect(TRIGGER_VERSION).toBe(1.1);
 			const credentials = (await n8n.get<{ name: string }[]>('/types/credentials.json')).body.map(
 				(c) => c.name,
 			);
@@ -105,24 +121,46 @@ export function smokeTest(release: N8nRelease): void {
 
 		step('Project → Get Many returns the company’s projects', async () => {
 			const path = randomUUID();
-			const id = await n8n.importWorkflow(projectsWorkflow('Smoke: projects', credential, path));
+			const workflow = projectsWorkflow('Smoke: projects', credential, path);
+			for (const node of workflow.nodes) if (node.type === NODE_TYPE) node.typeVersion = NODE_VERSION;
+			const id = await n8n.importWorkflow(workflow);
 			await n8n.activateWorkflow(id);
 			const expected = await sandboxProjectIds(sb());
 			expect(expected.length).toBeGreaterThan(0);
 			expect((await run(n8n, path)).map((p) => p.id).sort()).toEqual(expected);
 		});
 
-		step('a Report with Return All returns every time registration of the window', async () => {
+		step('a Report in a Time Zone from its list: every registration, readable, and a summary', async () => {
+			const zone = 'Europe/Oslo';
+			const zones = await n8n.rest<{ name: string; value: string }[]>(
+				'POST',
+				'/dynamic-node-parameters/options',
+				{
+					path: 'parameters.timeZone',
+					methodName: 'getTimeZones',
+					nodeTypeAndVersion: { name: NODE_TYPE, version: NODE_VERSION },
+					currentNodeParameters: { resource: 'report', operation: 'timeRegistrations' },
+					credentials: { [CREDENTIAL_TYPE]: credential },
+				},
+			);
+			expect(zones.status).toBe(200);
+			expect(zones.body[0]).toMatchObject({
+				value: 'workflow',
+				name: expect.stringMatching(/^The workflow’s time zone \(now: .+\)$/),
+			});
+			expect(zones.body.map((option) => option.value)).toContain(zone);
+
 			const from = new Date(Date.now() - 60 * DAY).toISOString();
 			const to = new Date().toISOString();
 			const path = randomUUID();
+			// Return All and Simplify are left to the node's defaults, as a new node has them.
 			const parameters = {
 				resource: 'report',
 				operation: 'timeRegistrations',
-				syncMode: 'window',
+				period: 'custom',
 				fromDateTime: from,
 				toDateTime: to,
-				returnAll: true,
+				timeZone: zone,
 			};
 			const workflow = webhookWorkflow('Smoke: report', path, {
 				parameters,
@@ -132,8 +170,17 @@ export function smokeTest(release: N8nRelease): void {
 			await n8n.activateWorkflow(id);
 			const records = await run(n8n, path);
 			const expected = await readFeed(sb(), '/v1/time-registrations', { FromDateTime: from, ToDateTime: to });
-			expect(expected.length).toBeGreaterThan(0);
-			expect(records.map((r) => r.id).sort()).toEqual(expected.map((r) => r.id).sort());
+			// More than the Limit's 50: only Return All, on by default, returns them all.
+			expect(expected.length).toBeGreaterThan(50);
+			const feed = REPORT_FEEDS.find((candidate) => candidate.value === 'timeRegistrations')!;
+			const simplify = simplifier(feed, zone);
+			expect(records).toEqual(expected.map((record) => simplify(record as IDataObject)));
+
+			const execution = await n8n.latestExecution(id);
+			const hints = (execution.data.resultData.runData['Field Ops'][0].hints ?? []) as { message: string }[];
+			expect(hints.map((hint) => hint.message)).toContainEqual(
+				expect.stringMatching(new RegExp(`\\(${zone}\\): ${expected.length} time registrations$`)),
+			);
 		});
 
 		step('uploads a document to a project', async () => {
@@ -168,7 +215,7 @@ export function smokeTest(release: N8nRelease): void {
 			expect(JSON.stringify(pages.body)).toContain(fileName);
 		});
 
-		step('activates the trigger: its first poll emits every existing incident once', async () => {
+		step('activates the trigger: its first poll emits every incident once, readable', async () => {
 			const workflow: WorkflowFile = {
 				name: 'Smoke: trigger',
 				nodes: [
@@ -176,10 +223,12 @@ export function smokeTest(release: N8nRelease): void {
 						id: 'trigger',
 						name: 'New incident',
 						type: TRIGGER_NODE_TYPE,
-						typeVersion: 1,
+						typeVersion: TRIGGER_VERSION,
 						position: [0, 0],
 						parameters: {
 							pollTimes: { item: [{ mode: 'everyHour' }] },
+							// As the node creator's entry On New Incident Registration sets it.
+							entry: 'incidentRegistrations.new',
 							feed: 'incidentRegistrations',
 							events: ['new'],
 							startFrom: 'everything',
@@ -203,6 +252,15 @@ export function smokeTest(release: N8nRelease): void {
 			});
 			expect(expected.length).toBeGreaterThan(0);
 			expect(items.map((item) => item.id).sort()).toEqual(expected.map((r) => r.id).sort());
+			// Simplify, on by default: the incident's readable columns instead of the service's IDs.
+			const incidents = REPORT_FEEDS.find((candidate) => candidate.value === 'incidentRegistrations')!;
+			const readable = simplifier(incidents, 'UTC');
+			for (const item of items) {
+				const record = readable(expected.find((r) => r.id === item.id) as IDataObject);
+				expect(record.Title).toEqual(expect.any(String));
+				expect(item).toMatchObject({ Title: record.Title, 'Project Number': record['Project Number'] });
+				expect(item).not.toHaveProperty('projectId');
+			}
 		});
 	});
 }
