@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { FieldOps } from '../../nodes/FieldOps/FieldOps.node';
 import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
-import { simplifier } from '../../nodes/FieldOps/resources/report/simplify';
+import { simplifier } from '../../nodes/FieldOps/reporting/simplify';
 import { FieldOpsTrigger } from '../../nodes/FieldOpsTrigger/FieldOpsTrigger.node';
 import { readFeed } from '../helpers/reporting';
 import { call, tokenFor, useSandbox } from '../helpers/sandbox';
