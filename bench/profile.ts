@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 
 import { freePort } from '../scripts/n8n/run';
 import { FIELD_OPS_EXPORT, SCALE } from './extraction';
-import { ROOT, webhookWorkflow, withSandboxAndN8n } from './lib';
+import { ROOT, connectInspector, webhookWorkflow, withSandboxAndN8n } from './lib';
 
 const RUNS = 3;
 
@@ -24,27 +24,6 @@ interface Profile {
 	}[];
 	samples: number[];
 	timeDeltas: number[];
-}
-
-/** The inspector's Profiler domain over its WebSocket (Node 22+ has WebSocket built in). */
-async function profiler(port: number) {
-	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-		webSocketDebuggerUrl: string;
-	}[];
-	const socket = new WebSocket(target.webSocketDebuggerUrl);
-	await new Promise((ready) => socket.addEventListener('open', ready, { once: true }));
-	const waiting = new Map<number, (result: unknown) => void>();
-	socket.addEventListener('message', (event) => {
-		const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-		if (message.id) waiting.get(message.id)?.(message.result);
-	});
-	let lastId = 0;
-	const send = <T>(method: string, params: object = {}) =>
-		new Promise<T>((answer) => {
-			waiting.set(++lastId, answer as (result: unknown) => void);
-			socket.send(JSON.stringify({ id: lastId, method, params }));
-		});
-	return { send, close: () => socket.close() };
 }
 
 function selfTimeTable(
@@ -104,7 +83,7 @@ async function main(): Promise<void> {
 			{ responseData: 'noData' },
 		);
 		await workflow.run(); // warm-up, not profiled
-		const inspector = await profiler(port);
+		const inspector = await connectInspector(port);
 		await inspector.send('Profiler.enable');
 		await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
 		await inspector.send('Profiler.start');
