@@ -19,10 +19,12 @@ import { readReportPages, type PageInfo, type ReadOptions, type ReportPage } fro
  *   at its first record the next slice with records holds, and asks for no page before its last one is judged.
  * - Slices are written in their order, each in the service's order: for a full-mode read ordered by date (what
  *   the feed's `fullModeDate` says), the order of a sequential read.
- * - A slice's width is learnt: the first page's records per millisecond (from its last record's date), then the
- *   records per millisecond of the slices read so far, each aimed at a little less than one page. Edges fall
- *   on half seconds, where records stamped with whole seconds, minutes or days never are.
- * - Parallel Requests bounds the requests in flight; a 429 or a Retry-After halves it for the rest of the read
+ * - A slice's width is learnt (R20): the first page's records per millisecond (over the span of its dates), then
+ *   those of the latest slice read, each slice aimed at a little less than one page, at most 4 times wider or
+ *   narrower than the one before (4 times wider after an empty one: a gap or the end of the records is crossed
+ *   in a few requests). Edges fall on half seconds, where records stamped with whole seconds, minutes or days
+ *   never are.
+ * - Parallel Requests bounds the requests in flight (R21); a 429 or a Retry-After halves it for the rest of the read
  *   (the transport still retries that request). Pages read ahead of the one being written are bounded too.
  * - A failing slice fails the read with its window named; nothing after it is written.
  */
@@ -86,6 +88,7 @@ export function fullModeDateOf(column: Column): (record: IDataObject) => number 
 		return undefined;
 	};
 }
+
 /** An edge on a half second (never where whole seconds, minutes or days put many records at once). */
 const edgeAt = (ms: number) => Math.floor(ms / 1000) * 1000 + 500;
 
@@ -99,14 +102,17 @@ class SlicedRead {
 	private queued = 0;
 	private held = 0;
 	private requests = 0;
-	/** Records written; the slice being written. */
-	private written = 0;
+	/** The slice being written. */
 	private writing = 0;
 	/** Whether slices follow the first page, and where the next one starts. */
 	private sliced = false;
 	private cursor: number;
-	/** Records per millisecond: what was read, over the time it covered. */
-	private seen = { records: 0, ms: 0 };
+	/**
+	 * Records per millisecond where the slices have got to: the first page's, then the latest slice's read (by
+	 * time, not by when it was read). The width of the slice started last.
+	 */
+	private rate: { perMs: number; index: number } | undefined;
+	private lastWidth = 0;
 	private stopped = false;
 	private failure: unknown;
 	private waiters: Array<() => void> = [];
@@ -164,7 +170,7 @@ class SlicedRead {
 		}).then(
 			() => {
 				slice.ended = true;
-				if (!slice.open) this.learn(slice.records, slice.to - slice.from);
+				if (!slice.open) this.learn(slice.records, slice.to - slice.from, slice.index);
 				this.progress();
 			},
 			(error: unknown) => {
@@ -178,9 +184,9 @@ class SlicedRead {
 		);
 	}
 
-	private learn(records: number, ms: number): void {
-		this.seen.records += records;
-		this.seen.ms += Math.max(ms, 1);
+	private learn(records: number, ms: number, index: number): void {
+		if (this.rate && this.rate.index > index) return;
+		this.rate = { perMs: records / Math.max(ms, 1), index };
 	}
 
 	/** The service asked to slow down: half as many requests at once from now on. */
@@ -234,7 +240,8 @@ class SlicedRead {
 			slice.more = Boolean(page.continuationToken);
 			// A later slice holding the period's first record: the service did not narrow it to the slice's
 			// window (or that page lies within a second). Nothing is written yet: read it in one sequence.
-			const first = this.slices[0].pages[0]?.page.data[0];
+			const held = this.slices[0].pages[0];
+			const first = held?.info.number === 1 ? held.page.data[0] : undefined;
 			if (!slice.open && first && slice.firstKeys.has(recordKey(this.feed, first) as string))
 				return this.unslice();
 		}
@@ -270,7 +277,7 @@ class SlicedRead {
 		}
 		const start = last - from > MIN_SLICE_MS && last < to ? edgeAt(last - 1) : undefined;
 		// The page's records over the time they span (the window may begin long before its first record).
-		if (start !== undefined) this.learn(page.data.length, last - Math.max(from, first) || start - from);
+		if (start !== undefined) this.learn(page.data.length, last - Math.max(from, first) || start - from, 0);
 		this.cursor = start ?? from + (to - from) / (4 * this.limit);
 		if (to - this.cursor < MIN_SLICE_MS) return;
 		this.sliced = true;
@@ -296,14 +303,17 @@ class SlicedRead {
 			if (!needed && (!free || this.enoughPlanned())) return;
 			const start = this.cursor;
 			const target = SLICE_SHARE_OF_PAGE * this.options.chunkLimit;
-			const width =
-				this.seen.records > 0
-					? (target * this.seen.ms) / this.seen.records
-					: this.seen.ms > 0
-						? 4 * this.seen.ms
-						: (to - start) / (2 * this.limit);
-			let end = start + Math.max(width, MIN_SLICE_MS);
-			end = end + Math.max(width, MIN_SLICE_MS) / 2 >= to ? to : edgeAt(end);
+			// Aimed at `target` records at the latest rate; at most 4 times wider or narrower than the last slice,
+			// 4 times wider after an empty one (the end of the records, or a gap, is crossed in a few requests).
+			let width = this.rate?.perMs ? target / this.rate.perMs : (to - start) / (2 * this.limit);
+			if (this.lastWidth > 0)
+				width =
+					this.rate?.perMs === 0
+						? 4 * this.lastWidth
+						: Math.min(Math.max(width, this.lastWidth / 4), 4 * this.lastWidth);
+			width = Math.max(width, MIN_SLICE_MS);
+			this.lastWidth = width;
+			const end = start + width * 1.5 >= to ? to : edgeAt(start + width);
 			this.cursor = end;
 			this.start(this.add(start - OVERLAP_MS, end));
 		}
@@ -374,9 +384,10 @@ class SlicedRead {
 					);
 				this.notify();
 				await onPage(data === page.data ? page : { ...page, data }, { ...info, number: ++number });
-				this.written += data.length;
 				if (enough?.()) return;
 			}
+			// Written: what the next slice's first page held is no longer asked (a long read keeps no identities).
+			this.slices[index + 1]?.firstKeys?.clear();
 		}
 	}
 
