@@ -137,6 +137,9 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 						slices && parallel > 1 && feed.fullModeDate
 							? await readInSlices(context, feed, {
 									...read,
+									// A file keeps no records: its parallel requests share one page, so no more are in memory.
+									chunkLimit:
+										item.param('output') === 'file' ? Math.ceil(read.chunkLimit / parallel) : read.chunkLimit,
 									...slices,
 									parallel,
 									dateOf: fullModeDateOf(feed.fullModeDate),
