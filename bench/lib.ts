@@ -308,7 +308,7 @@ export interface WebhookWorkflow {
 /**
  * Imports and activates a workflow that starts with a webhook and returns the last node's first item when it
  * is done. `nodes` are the nodes after the webhook, connected in a line; `connections` (optional) replaces the
- * line. Each node gets the Field Ops credential when its type is ours and it has none.
+ * line. Each node gets the Field Ops credential when its type is ours (or the floor node) and it has none.
  */
 export async function webhookWorkflow(
 	bench: BenchN8n,
@@ -346,9 +346,7 @@ export async function webhookWorkflow(
 		id: randomUUID(),
 		position: [260 * (index + 1), 0],
 		...node,
-		...(node.type.startsWith('n8n-nodes-fieldops.') && !node.credentials
-			? { credentials: bench.fieldOpsCredential }
-			: {}),
+		...(/\.fieldOps/.test(node.type) && !node.credentials ? { credentials: bench.fieldOpsCredential } : {}),
 	}));
 	const all = [webhook, ...placed] as WorkflowFile['nodes'];
 	const line: Record<string, unknown> = {};
