@@ -1,6 +1,6 @@
 /**
- * `npm run bench [-- --only extraction,tokens --runs 5]`: every benchmark section side by side in one run;
- * writes `bench/results/latest.json` and prints a table (min / median / max of each figure, its target).
+ * `npm run bench [-- --only extraction,tokens --runs 5 --seeds 1-12]`: every benchmark section side by side in
+ * one run; writes `bench/results/latest.json` and prints a table (min / median / max of each figure, its target).
  * Build first (`npm run build`); real n8n is installed on first use. See bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,12 +15,14 @@ import { ROOT, summarize, type Section } from './lib';
 export interface SectionOptions {
 	/** Measured runs per figure (at least 5 for the table). */
 	runs: number;
+	/** Seeds for the simulated soaks (`--seeds 1-12` or `--seeds 3,7`): one run each instead of `runs`. */
+	seeds?: number[];
 }
 
 type SectionModule = { run(options: SectionOptions): Promise<Section> };
 
 /** In the order of bench/README.md; each section is `bench/<id>.ts` exporting `run(options): Promise<Section>`. */
-const SECTIONS = ['extraction', 'million', 'tokens', 'bulk', 'trigger', 'documents'];
+const SECTIONS = ['extraction', 'million', 'tokens', 'bulk', 'trigger', 'documents', 'upsert'];
 
 const loadSection = async (id: string) => (await import(`./${id}`)) as SectionModule;
 
@@ -53,17 +55,30 @@ function table(sections: Section[]): string {
 	].join('\n');
 }
 
+/** `1-12`, `3,7` or `5`: the seeds, ascending as written. */
+function seedList(text: string): number[] {
+	const seeds = text.split(',').flatMap((part) => {
+		const [from, to = from] = part.split('-').map((value) => Number(value.trim()));
+		return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+	});
+	if (seeds.length === 0 || !seeds.every(Number.isInteger))
+		throw new Error(`--seeds takes whole numbers, as 1-12 or 3,7; got "${text}"`);
+	return seeds;
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
 			only: { type: 'string' },
 			runs: { type: 'string', default: '5' },
+			seeds: { type: 'string' },
 			'no-build': { type: 'boolean', default: false },
 		},
 	});
 	const runs = Number(values.runs);
 	if (!Number.isInteger(runs) || runs < 1)
 		throw new Error(`--runs must be a whole number ≥ 1, got "${values.runs}"`);
+	const seeds = values.seeds === undefined ? undefined : seedList(values.seeds);
 	const wanted = values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS;
 	const unknown = wanted.filter((id) => !SECTIONS.includes(id));
 	if (unknown.length)
@@ -89,7 +104,7 @@ async function main(): Promise<void> {
 	for (const id of wanted) {
 		const sectionStarted = performance.now();
 		console.error(`bench: ${id}…`);
-		const section = await (await loadSection(id)).run({ runs });
+		const section = await (await loadSection(id)).run({ runs, seeds });
 		console.error(`bench: ${id} done in ${Math.round((performance.now() - sectionStarted) / 1000)} s`);
 		sections.push(section);
 	}

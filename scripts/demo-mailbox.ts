@@ -236,10 +236,13 @@ export async function startDemoMailbox(
 				(execution) => execution.stoppedAt && !reported.has(execution.id),
 			);
 			if (!done) continue;
+			// n8n may close an idle connection under the request ("other side closed"): ask again next second.
+			const execution = await n8n
+				.api('GET', `/executions/${done.id}?includeData=true`)
+				.catch(() => undefined);
+			if (!execution) continue;
 			reported.add(done.id);
-			log(
-				`Mailbox: ${describeExecution((await n8n.api('GET', `/executions/${done.id}?includeData=true`)).body)}`,
-			);
+			log(`Mailbox: ${describeExecution(execution.body)}`);
 			return;
 		}
 	};

@@ -1,6 +1,9 @@
 import {
 	NodeConnectionTypes,
+	type DisplayCondition,
+	type IDisplayOptions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -10,11 +13,103 @@ import { searchProjects } from '../FieldOps/methods';
 import { testFieldOpsCredential } from '../FieldOps/transport/credentialTest';
 import { reportFiltersProperty } from '../FieldOps/reporting/filters';
 import { feedValues, REPORT_FEEDS } from '../FieldOps/reporting/feeds';
+import { DESCRIPTION } from '../FieldOps/resources';
 import { pollFeed } from './poll';
-import { eventAction, eventNotice, TRIGGER_SUBTITLE } from './wording';
+import { since } from '../FieldOps/parameters/field';
+import type { TriggerEvent } from './state';
+import { eventEntry, eventNotice, eventsOf, TRIGGER_SUBTITLE } from './wording';
 
 const TOMBSTONE_FEEDS = feedValues((feed) => feed.tombstones);
 const ROAD_REFERENCE_FEEDS = feedValues((feed) => feed.awaitsRoadReference !== undefined);
+const V1 = { '@version': [1] };
+const EVENTS: TriggerEvent[] = ['new', 'changed', 'deleted'];
+/** The entries n8n's node creator lists first (the everyday job), before every other record's. */
+const FIRST_ENTRIES = ['incidentRegistrations.new'];
+
+/**
+ * The node creator's trigger entries, one per record type and event, each opening the node with exactly that
+ * record and event (from version 1.1). n8n lists the options of a trigger's first parameter labelled Event and
+ * sets that one parameter; this hidden parameter carries "<record>.<event>", and Trigger On and Events take it
+ * as their default (one variant of each per record or event, below). Changing either later is an ordinary edit.
+ */
+const ENTRIES = REPORT_FEEDS.flatMap((feed) =>
+	eventsOf(feed).map((event) => {
+		const { action, description } = eventEntry(feed, event);
+		return { name: action, value: `${feed.value}.${event}`, action, description };
+	}),
+).sort((a, b) => Number(FIRST_ENTRIES.includes(b.value)) - Number(FIRST_ENTRIES.includes(a.value)));
+const entry: INodeProperties = {
+	displayName: 'Event',
+	name: 'entry',
+	type: 'hidden',
+	default: '',
+	options: ENTRIES,
+	displayOptions: { show: since(1.1) },
+};
+const fromEntry = (test: 'startsWith' | 'endsWith', text: string) =>
+	({ _cnd: { [test]: text } }) as DisplayCondition;
+
+const feedProperty = (defaultFeed: string, displayOptions: IDisplayOptions): INodeProperties => ({
+	displayName: 'Trigger On',
+	name: 'feed',
+	type: 'options',
+	noDataExpression: true,
+	options: REPORT_FEEDS.map((feed) => ({
+		name: feed.name,
+		value: feed.value,
+		description: `Each new or changed ${feed.record}`,
+	})),
+	default: defaultFeed,
+	displayOptions,
+});
+/** Trigger On: Incident Registrations in version 1; from 1.1 the entry's record. */
+const feeds: INodeProperties[] = [
+	feedProperty('incidentRegistrations', { show: V1 }),
+	...REPORT_FEEDS.map((feed) =>
+		feedProperty(feed.value, { show: { ...since(1.1), entry: [fromEntry('startsWith', `${feed.value}.`)] } }),
+	),
+	feedProperty('incidentRegistrations', {
+		show: since(1.1),
+		hide: { entry: REPORT_FEEDS.map((feed) => fromEntry('startsWith', `${feed.value}.`)) },
+	}),
+];
+
+const eventsProperty = (events: TriggerEvent[], displayOptions: IDisplayOptions): INodeProperties => ({
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	options: [
+		{ name: 'Changed', value: 'changed', description: 'A record that existed before was changed' },
+		{
+			name: 'Deleted',
+			value: 'deleted',
+			description: 'A record was deleted (only reports that report deletions)',
+		},
+		{
+			name: 'New',
+			value: 'new',
+			description: 'A record the trigger sees for the first time, created after it started',
+		},
+	],
+	default: [...events],
+	displayOptions,
+	description: 'Which changes start the workflow. Each item says which it was in "_event".',
+	hint: 'New: Field Ops shows when a record was created on Machine Registrations and Images. On the other reports a record is new the first time the trigger sees it (if it was edited before, that first version is what arrives as new).',
+});
+/** Events: all three in version 1; from 1.1 the entry's event, New for a node added otherwise. */
+const events: INodeProperties[] = [
+	eventsProperty(EVENTS, { show: V1 }),
+	...EVENTS.map((event) =>
+		eventsProperty([event], { show: { ...since(1.1), entry: [fromEntry('endsWith', `.${event}`)] } }),
+	),
+	eventsProperty(['new'], {
+		show: since(1.1),
+		hide: { entry: EVENTS.map((event) => fromEntry('endsWith', `.${event}`)) },
+	}),
+];
+
+const DELETED_NOTICE =
+	'Field Ops documents deleted records only for Machine Registrations and Absence Registrations: on this report "Deleted" fires only if Field Ops reports a deletion (isDeleted: true).';
 
 export class FieldOpsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,57 +117,35 @@ export class FieldOpsTrigger implements INodeType {
 		name: 'fieldOpsTrigger',
 		icon: { light: 'file:../../icons/fieldops.svg', dark: 'file:../../icons/fieldops.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: an entry per record and event in the node creator (Events: that one), Simplify on for new nodes.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: TRIGGER_SUBTITLE,
-		description: 'Starts the workflow when Field Ops records are created, changed or deleted (reporting API)',
+		description: DESCRIPTION,
 		defaults: { name: 'Field Ops Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'fieldOpsOAuth2Api', required: true, testedBy: 'testFieldOpsCredential' }],
 		properties: [
-			{
-				displayName: 'Trigger On',
-				name: 'feed',
-				type: 'options',
-				noDataExpression: true,
-				options: REPORT_FEEDS.map((feed) => ({
-					name: feed.name,
-					value: feed.value,
-					action: eventAction(feed),
-					description: `Each new or changed ${feed.record}`,
-				})),
-				default: 'incidentRegistrations',
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				options: [
-					{ name: 'Changed', value: 'changed', description: 'A record that existed before was changed' },
-					{
-						name: 'Deleted',
-						value: 'deleted',
-						description: 'A record was deleted (only reports that report deletions)',
-					},
-					{
-						name: 'New',
-						value: 'new',
-						description: 'A record the trigger sees for the first time, created after it started',
-					},
-				],
-				default: ['new', 'changed', 'deleted'],
-				description: 'Which changes start the workflow. Each item says which it was in "_event".',
-				hint: 'New: Field Ops shows when a record was created on Machine Registrations and Images. On the other reports a record is new the first time the trigger sees it (if it was edited before, that first version is what arrives as new).',
-			},
+			entry,
+			...feeds,
+			...events,
 			eventNotice,
 			{
-				displayName:
-					'Field Ops documents deleted records only for Machine Registrations and Absence Registrations: on this report "Deleted" fires only if Field Ops reports a deletion (isDeleted: true).',
+				displayName: DELETED_NOTICE,
 				name: 'deletedNotice',
 				type: 'notice',
 				default: '',
-				displayOptions: { hide: { feed: TOMBSTONE_FEEDS } },
+				displayOptions: { show: V1, hide: { feed: TOMBSTONE_FEEDS } },
+			},
+			// From 1.1 only where Deleted is ticked.
+			{
+				displayName: DELETED_NOTICE,
+				name: 'deletedNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { ...since(1.1), events: ['deleted'] }, hide: { feed: TOMBSTONE_FEEDS } },
 			},
 			{
 				displayName: 'Start From',
@@ -100,6 +173,15 @@ export class FieldOpsTrigger implements INodeType {
 				displayOptions: { show: { startFrom: ['date'] } },
 			},
 			reportFiltersProperty('feed'),
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: since(1.1) },
+				description:
+					'Whether to return the columns a person reads (names, numbers, times in the workflow’s time zone), as the Report does, instead of the raw record. Each item keeps the record’s ID and _event.',
+			},
 			{
 				displayName: 'Options',
 				name: 'options',

@@ -1,12 +1,5 @@
-/** The service's clock as a read tells it, and what else a read tells about the feed. */
-import {
-	MIN_SAMPLE,
-	overlapOf,
-	type CursorOptions,
-	type CursorState,
-	type Feed,
-	type ReadResult,
-} from './state';
+/** The service's clock as a read tells it (its Date headers), and whether to trust it. */
+import { overlapOf, type ReadResult, type Trigger } from './state';
 
 /**
  * The service's clock is taken from a read's Date header while it is within the re-read window (and the
@@ -19,8 +12,7 @@ export function checkClock<T>(
 	read: ReadResult<T>,
 	sentAt: number,
 	receivedAt: number,
-	options: CursorOptions,
-	modified: boolean,
+	{ feed, options }: Trigger<T>,
 ): { read: ReadResult<T>; off?: number } {
 	const tolerance = overlapOf(options) + 1000;
 	const dates = [read.serverTime, read.lastServerTime].filter((date) => date !== undefined);
@@ -28,23 +20,9 @@ export function checkClock<T>(
 	if (behind !== undefined) return { read, off: behind - sentAt };
 	const ahead = dates.find((date) => date > receivedAt + tolerance);
 	if (ahead === undefined) return { read };
-	if (!modified) return { read, off: ahead - receivedAt };
+	if (!feed.modifiedAt) return { read, off: ahead - receivedAt };
 	const undated = { ...read };
 	delete undated.serverTime;
 	delete undated.lastServerTime;
 	return { read: undated };
-}
-
-/**
- * Rows per parent (image rows); and where records come in order only within each of several sources (image rows),
- * the sources a whole read showed: its runs of ascending times, each long enough not to be chance.
- */
-export function learn<T>(next: CursorState, read: ReadResult<T>, feed: Feed<T>): void {
-	const { records } = read;
-	if (feed.parentOf && records.length > 0)
-		next.fanout = records.length / new Set(records.map(feed.parentOf)).size;
-	if (!feed.modifiedAt || feed.ordered || !read.complete) return;
-	const times = records.map((record) => feed.modifiedAt?.(record)).filter((time) => time !== undefined);
-	const runs = times.filter((time, i) => i > 0 && time < times[i - 1]).length + 1;
-	if (runs > (next.sources ?? 1) && runs * MIN_SAMPLE <= times.length) next.sources = runs;
 }

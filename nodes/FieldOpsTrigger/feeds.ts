@@ -1,5 +1,6 @@
 import { CREATED_FIELD, parentKey, recordKey, type ReportFeed } from '../FieldOps/reporting/feeds';
-import { fingerprintOf, parseTimestamp, type Feed } from './cursor';
+import { fingerprintOf, parseTimestamp } from './hashing';
+import type { Feed } from './state';
 
 type Row = Record<string, unknown>;
 

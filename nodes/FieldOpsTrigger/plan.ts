@@ -1,5 +1,11 @@
-/** Which read a poll makes next: its ModifiedSince, ModifiedBefore, page size and when it may stop. */
-import { rereads, seenBytes } from './memory';
+/**
+ * What the next read of a poll asks: its ModifiedSince, ModifiedBefore, page size and when it may stop. Reads
+ * start at the horizon (the re-read window) until one has handled it. Backlogs: feeds whose pages come in
+ * modification order (`ordered`) stop reading at the cap; the others read ModifiedBefore windows sized from the
+ * records per millisecond of the last one (rows per parent where ChunkLimit counts parents) to hold about 80 %
+ * of what the poll may still emit (learn.ts); a window found too full is dropped and the next one ends below it.
+ */
+import { rereads, roomOf } from './memory';
 import {
 	BISECT,
 	capOf,
@@ -7,30 +13,14 @@ import {
 	MAX_CHUNK_LIMIT,
 	overlapOf,
 	PROBE,
-	SEEN_BYTES,
 	windowed,
-	type CursorOptions,
-	type CursorState,
-	type Feed,
 	type Poll,
 	type ReadPlan,
 } from './state';
 
-/** Versions `seen` may still take, about, when those from before `from` are gone. */
-export function roomOf(state: CursorState, from: number): number {
-	let groups = 0;
-	let versions = 0;
-	for (const [at, text] of state.seen) {
-		if (at < from) continue;
-		groups++;
-		versions += text.length / 16;
-	}
-	return Math.max(0, Math.floor((SEEN_BYTES - seenBytes(groups, versions)) / 16));
-}
-
 /** The next read of a poll that is not `done`. `now` is n8n's clock, only used to guess the service's. */
-export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions, now: number): ReadPlan {
-	const { state } = poll;
+export function planRead<T>(poll: Poll<T>, now: number): ReadPlan {
+	const { state, feed, options } = poll;
 	const overlap = overlapOf(options);
 	const serviceNow = now + (state.offset ?? 0);
 	if (poll.held) {
@@ -67,8 +57,10 @@ export function planRead<T>(poll: Poll<T>, feed: Feed<T>, options: CursorOptions
 	const from = state.cursor;
 	let before: number | undefined;
 	const ceiling = state.ceiling !== undefined && state.ceiling > from ? state.ceiling : undefined;
-	if (state.span !== undefined) {
-		before = from + Math.max(1, Math.round(state.span * left));
+	// Without a cap (Infinity) a window has no length to size: below a ceiling, or to the present.
+	const length = state.span === undefined ? NaN : state.span * left;
+	if (!Number.isNaN(length)) {
+		before = from + Math.max(1, Math.round(length));
 		if (ceiling !== undefined) before = Math.min(before, Math.max(from + 1, ceiling - 1));
 		else if (before >= serviceNow) before = undefined;
 	} else if (ceiling !== undefined) {

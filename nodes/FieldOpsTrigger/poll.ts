@@ -10,22 +10,21 @@ import { nodeError } from '../FieldOps/transport/errors';
 import { readReportPages } from '../FieldOps/reporting/pages';
 import { reportFilterQuery } from '../FieldOps/reporting/filters';
 import { CREATED_FIELD, REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/feeds';
+import { applyRead, beginPoll } from './apply';
+import { checkClock } from './clock';
+import { cursorFeed } from './feeds';
+import { planRead, queryOf } from './plan';
 import {
-	applyRead,
-	beginPoll,
-	checkClock,
-	newestForTest,
-	planRead,
-	queryOf,
-	readState,
 	startState,
-	type CursorOptions,
 	type ReadPlan,
 	type ReadResult,
 	type StartFrom,
+	type Trigger,
 	type TriggerEvent,
-} from './cursor';
-import { cursorFeed } from './feeds';
+} from './state';
+import { readable } from './readable';
+import { readState } from './stored';
+import { newestForTest } from './versions';
 import { noTestEvent } from './wording';
 
 type Row = Record<string, unknown>;
@@ -44,17 +43,24 @@ interface TriggerOptions {
 	roadReferenceTimeoutSeconds?: number;
 }
 
+/** What every read of a poll goes out with: n8n's functions, the report and its filters, and the trigger. */
+interface Reader {
+	n8n: IPollFunctions;
+	report: ReportFeed;
+	filters: IDataObject;
+	trigger: Trigger<Row>;
+}
+
 /** One read: pages until the last, or until `stopAfter` records arrived; with the service's time. */
 async function read(
-	context: IPollFunctions,
-	feed: ReportFeed,
+	{ n8n, report, filters }: Reader,
 	query: IDataObject,
 	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
 ): Promise<ReadResult<Row>> {
 	const records: Row[] = [];
 	const result: ReadResult<Row> = { records, complete: true };
-	await readReportPages(context, feed, {
-		query,
+	await readReportPages(n8n, report, {
+		query: { ...filters, ...query },
 		chunkLimit: plan.chunkLimit,
 		enough: () => plan.stopAfter !== undefined && records.length >= plan.stopAfter,
 		onPage: (page, { serverTime }) => {
@@ -69,21 +75,18 @@ async function read(
 
 /** A read, with its Date checked against n8n's clock (see checkClock): one far off may stop the poll. */
 async function timedRead(
-	context: IPollFunctions,
-	feed: ReportFeed,
+	reader: Reader,
 	query: IDataObject,
 	plan: Pick<ReadPlan, 'chunkLimit' | 'stopAfter'>,
-	options: CursorOptions,
-	modified: boolean,
 ): Promise<{ result: ReadResult<Row>; sentAt: number }> {
 	const sentAt = Date.now();
-	const checked = checkClock(await read(context, feed, query, plan), sentAt, Date.now(), options, modified);
+	const checked = checkClock(await read(reader, query, plan), sentAt, Date.now(), reader.trigger);
 	if (checked.off !== undefined) {
 		const minutes = Math.max(1, Math.round(Math.abs(checked.off) / 60_000));
 		const seconds = Math.ceil(Math.abs(checked.off) / 1000);
 		const where = checked.off > 0 ? 'ahead of' : 'behind';
 		throw new NodeOperationError(
-			context.getNode(),
+			reader.n8n.getNode(),
 			`The time Field Ops answered with is ${minutes} min ${where} n8n's clock`,
 			{
 				description: `The trigger goes by Field Ops' clock (the Date of its answers) and tolerates a difference up to the Re-Read Window. It did not move on, so nothing is skipped. Correct the clock that is wrong (n8n's server, Field Ops, or a proxy in between), or set Options → Re-Read Window above ${seconds} seconds.`,
@@ -112,32 +115,41 @@ const refused = (error: unknown) => {
 	return status >= 400 && status < 500 && ![401, 403, 408, 429].includes(status);
 };
 
-/** One poll: plan, read and apply until the cursor says the poll is done; the state is stored last. */
+/** One poll: plan, read and apply until the poll is done; the state is stored last. */
 export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const started = Date.now();
-	const feed = REPORT_FEEDS.find((candidate) => candidate.value === this.getNodeParameter('feed'));
-	if (!feed) throw new NodeOperationError(this.getNode(), 'Choose which records to watch');
+	const report = REPORT_FEEDS.find((candidate) => candidate.value === this.getNodeParameter('feed'));
+	if (!report) throw new NodeOperationError(this.getNode(), 'Choose which records to watch');
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const cursorOptions: CursorOptions = {
-		events: this.getNodeParameter('events', []) as TriggerEvent[],
-		maxPerPoll: options.maxPerPoll ?? 1000,
-		overlapMs: (options.overlapSeconds ?? 60) * 1000,
+	const trigger: Trigger<Row> = {
+		feed: cursorFeed(report),
+		options: {
+			events: this.getNodeParameter('events', []) as TriggerEvent[],
+			maxPerPoll: options.maxPerPoll ?? 1000,
+			overlapMs: (options.overlapSeconds ?? 60) * 1000,
+		},
 	};
-	if (cursorOptions.events.length === 0)
+	if (trigger.options.events.length === 0)
 		throw new NodeOperationError(this.getNode(), 'Select at least one event');
-	const definition = cursorFeed(feed);
-	if (feed.awaitsRoadReference && options.waitForRoadReference) {
-		definition.holdBack = awaitingRoadReference(
-			feed.awaitsRoadReference,
+	if (report.awaitsRoadReference && options.waitForRoadReference) {
+		trigger.feed.holdBack = awaitingRoadReference(
+			report.awaitsRoadReference,
 			Date.now(),
 			(options.roadReferenceTimeoutSeconds ?? 60) * 1000,
 		);
 	}
-	const query = await reportFilterQuery(
+	const filters = await reportFilterQuery(
 		this,
-		feed,
+		report,
 		this.getNodeParameter('filters', {}, { extractValue: false }) as IDataObject,
 	);
+	const reader: Reader = { n8n: this, report, filters, trigger };
+	const itemsOf = (emitted: { event: TriggerEvent; record: Row }[]) =>
+		readable(
+			this,
+			report,
+			emitted.map(({ event, record }) => toItem(event, record)),
+		);
 	const now = Date.now();
 
 	if (this.getMode() === 'manual') {
@@ -145,11 +157,11 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 		for (const days of TEST_LOOKBACK_DAYS) {
 			const since = new Date(now - days * 86_400_000).toISOString();
 			const page = { chunkLimit: TEST_PAGE, stopAfter: 1 };
-			const { records } = await read(this, feed, { ...query, ModifiedSince: since }, page);
-			const newest = newestForTest(records, definition, cursorOptions);
-			if (newest.length > 0) return [newest.map(({ event, record }) => toItem(event, record))];
+			const { records } = await read(reader, { ModifiedSince: since }, page);
+			const newest = newestForTest(records, trigger.feed, trigger.options);
+			if (newest.length > 0) return [itemsOf(newest)];
 			if (days === TEST_LOOKBACK_DAYS[TEST_LOOKBACK_DAYS.length - 1])
-				throw noTestEvent(this.getNode(), feed, { records, definition, options: cursorOptions, days });
+				throw noTestEvent(this.getNode(), report, trigger, { records, days });
 		}
 	}
 
@@ -161,39 +173,36 @@ export async function pollFeed(this: IPollFunctions): Promise<INodeExecutionData
 			: { from: startFrom as 'now' | 'everything' };
 	if (start.from === 'date' && !Number.isFinite(start.date))
 		throw new NodeOperationError(this.getNode(), 'Start Date is not a valid date');
-	let state = readState(staticData[STATE_KEY], definition, cursorOptions);
+	let state = readState(staticData[STATE_KEY], trigger.feed, trigger.options);
 	if (!state) {
 		// "Now" is the service's now: it tells its time in the Date header of any answer (one record at most).
 		const asked =
 			start.from === 'now'
 				? await timedRead(
-						this,
-						feed,
-						{ ...query, ModifiedSince: new Date(now).toISOString() },
+						reader,
+						{ ModifiedSince: new Date(now).toISOString() },
 						{ chunkLimit: 1, stopAfter: 1 },
-						cursorOptions,
-						!!definition.modifiedAt,
 					)
 				: undefined;
-		state = startState(definition, start, asked?.result.serverTime ?? now, cursorOptions);
+		state = startState(trigger.feed, start, asked?.result.serverTime ?? now, trigger.options);
 	}
 
 	// n8n's scheduler abandons a poll that runs past its budget: no read starts after half of it.
 	const budget = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_BUDGET_MS;
-	let poll = beginPoll<Row>(state);
+	let poll = beginPoll(trigger, state);
 	while (!poll.done && (poll.reads === 0 || poll.held || Date.now() - started < budget / 2)) {
-		const plan = planRead(poll, definition, cursorOptions, Date.now());
-		const request = { ...query, ...queryOf(plan) };
+		const plan = planRead(poll, Date.now());
 		let outcome: { result: ReadResult<Row>; sentAt: number };
 		try {
-			outcome = await timedRead(this, feed, request, plan, cursorOptions, !!definition.modifiedAt);
+			outcome = await timedRead(reader, queryOf(plan), plan);
 		} catch (error) {
 			if (!plan.probe || !refused(error)) throw nodeError(this.getNode(), error);
 			outcome = { result: { records: [], complete: true, refused: true }, sentAt: Date.now() };
 		}
-		poll = applyRead(poll, plan, outcome.result, definition, cursorOptions, outcome.sentAt);
+		poll = applyRead(poll, plan, outcome.result, outcome.sentAt);
 	}
-	// Written last: a poll that failed above leaves the stored state as it was.
+	const items = itemsOf(poll.emit);
+	// Written last: a poll that failed above (Simplify included) leaves the stored state as it was.
 	staticData[STATE_KEY] = poll.state as unknown as IDataObject;
-	return poll.emit.length > 0 ? [poll.emit.map(({ event, record }) => toItem(event, record))] : null;
+	return items.length > 0 ? [items] : null;
 }

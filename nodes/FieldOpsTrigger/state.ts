@@ -1,5 +1,6 @@
 import { MAX_CHUNK_LIMIT } from '../FieldOps/reporting/feeds';
 
+/** The trigger's state as stored, the feed's facts it reads by (the seam), the user's options, and its limits. */
 export type TriggerEvent = 'new' | 'changed' | 'deleted';
 
 export type StartFrom = { from: 'now' } | { from: 'date'; date: number } | { from: 'everything' };
@@ -39,7 +40,7 @@ export interface CursorOptions {
 export type Group = [number, string];
 
 export interface CursorState {
-	version: 3;
+	version: 4;
 	/** 'modified': cursor from the records' modification times; 'polled': from the service's clock. */
 	mode: 'modified' | 'polled';
 	/** Everything modified before it has been handled. */
@@ -54,11 +55,23 @@ export interface CursorState {
 	seen: Group[];
 	/** Identities handled, by the service's time of the read that handled them (oldest first). */
 	ids?: Group[];
-	/** Every identity handled at or after this service time is in `ids` (absent: every one ever). */
+	/** Identities handled before those in `ids` (a compact set), and the newest read among them. */
+	idSet?: { bits: number; count: number; data: string; until: number };
+	/** Every identity handled at or after this service time is in `ids` or `idSet` (absent: every one ever). */
 	idsFrom?: number;
 	/**
-	 * [how far the trigger had read, the service's time of that read's first answer and of the end of its
-	 * last answer's second], ascending: when it read past each time.
+	 * The service's time when the last poll that caught up began: every record visible then has been handled,
+	 * so one created at least a re-read window before it is not new.
+	 */
+	settled?: number;
+	/**
+	 * The last read that handled a record without a creation time (for a state of an earlier version: its
+	 * cursor): identities handled up to it are kept one by one, as long as they fit (labels.ts).
+	 */
+	firstSeen?: number;
+	/**
+	 * [the cursor after a read, the service's time of that read's first answer and of the end of its last
+	 * answer's second], ascending: when it read past each time (everything before the cursor handled).
 	 */
 	passed?: Array<[number, number, number]>;
 	/** Windowed reads: milliseconds per record to size the next window; `guess`: not measured (a small page). */
@@ -111,18 +124,68 @@ export interface ReadResult<T> {
 	refused?: boolean;
 }
 
+/** A read as the cursor weighs it: what was asked, what came back, and the service's times of it. */
+export interface Read<T> {
+	plan: ReadPlan;
+	result: ReadResult<T>;
+	/** The Date of its first answer (n8n's clock without one). */
+	at: number;
+	/** When the versions it handles were read: `at`, or for the recent read after a whole one, that one's. */
+	readAt: number;
+	/** The end of its last answer's second: records written up to then may be among those read. */
+	until: number;
+	/** The latest modification time a version read can have (a polled version is stamped with it). */
+	latest: number;
+	/** Where the re-read window starts: records from then on may still turn up late. */
+	fresh: number;
+	/** The end of the span in which it read past its times (see `passed`). */
+	passedUntil: number;
+}
+
+/** The versions a read brought: one per identity, oldest first, and those not handled before. */
+export interface Batch<T> {
+	versions: Array<Version<T>>;
+	pending: Array<Version<T>>;
+	/** Versions read again (`seen` holds them). */
+	reread: number;
+	/** After a whole read: recent ones too many to remember wait until they are older than the re-read window. */
+	settling: boolean;
+}
+
+/** What handling a read's pending versions came to. */
+export interface Handled<T> {
+	/** The poll's emissions, this read's included. */
+	emit: Array<Emitted<T>>;
+	/** Versions handled (emitted or passed over as unselected events) and the newest time among them. */
+	count: number;
+	until: number;
+	/** The time of the first run left for later, if one was. */
+	stopAt?: number;
+	/** Stopped by a hold (road reference) or by the memory's room, not by the cap. */
+	waiting: boolean;
+}
+
 export interface Emitted<T> {
 	event: TriggerEvent;
 	record: T;
 }
 
-export interface Poll<T> {
+/** What every poll of one trigger reads with: the feed's facts and the user's options. */
+export interface Trigger<T> {
+	feed: Feed<T>;
+	options: CursorOptions;
+}
+
+/** One poll: where it stands, what it has emitted so far and whether it is done. */
+export interface Poll<T> extends Trigger<T> {
 	state: CursorState;
 	emit: Array<Emitted<T>>;
 	reads: number;
 	/** No further read in this poll: caught up, cap reached, held back, or the read budget spent. */
 	done: boolean;
 	caughtUp: boolean;
+	/** The service's time of the poll's first read. */
+	startedAt?: number;
 	/** A whole read waiting for the read that tells its recent records (poll clock without ModifiedBefore). */
 	held?: { records: readonly T[]; serverTime: number };
 	/** A read of this poll has handled everything from the horizon to the cursor (the re-read window). */
@@ -134,10 +197,10 @@ export interface Poll<T> {
 export const DEFAULT_OVERLAP_MS = 60_000;
 /** Reads per poll at most (window searches, dropped windows, polled windows within `seen`): the next poll goes on. */
 export const MAX_READS_PER_POLL = 100;
-/** Identities remembered for labels at least (8 characters each: 16 KB). */
+/** Identities remembered one by one for labels at least (8 characters each: 16 KB). */
 export const IDENTITY_MEMORY = 2000;
 /** `seen` and the identities together at most about this many bytes (the identities take what `seen` leaves). */
-export const MEMORY_BYTES = 54 * 1024;
+export const MEMORY_BYTES = 58 * 1024;
 /** `seen` in the stored state at most about this many bytes; recent records beyond it wait to settle. */
 export const SEEN_BYTES = 36 * 1024;
 /** Entries of `passed` kept (the oldest are merged). */
@@ -153,10 +216,10 @@ export const GROWTH = 2;
 export const SHRINK = 8;
 /** A window found too full is followed by one this many times shorter. */
 export const BISECT = 4;
-/** After an empty window the next is this many times longer. */
-export const SPARSE_GROWTH = 16;
+/** A window whose records stop this many times their mean spacing before its end saw a burst end. */
+export const ENDED = 16;
 /** A poll ends once less than this share of the cap is left (another read would mostly fetch what waits). */
-export const MIN_LEFT = 0.25;
+export const MIN_LEFT = 0.3;
 
 export interface Version<T> {
 	record: T;
@@ -190,7 +253,7 @@ export function startState<T>(
 	const floor =
 		start.from === 'everything' ? 0 : start.from === 'date' ? start.date : serviceNow - overlapOf(options);
 	const state: CursorState = {
-		version: 3,
+		version: 4,
 		mode: modeOf(feed),
 		cursor: floor,
 		horizon: floor,

@@ -1,7 +1,8 @@
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 import { REPORT_FEEDS, type ReportFeed } from '../FieldOps/reporting/feeds';
-import { newestForTest, type CursorOptions, type Feed, type TriggerEvent } from './cursor';
+import type { Trigger, TriggerEvent } from './state';
+import { newestForTest } from './versions';
 
 /** What the trigger says to people: its actions in the node creator, its subtitle, and its test-event messages. */
 
@@ -12,9 +13,21 @@ function recordTitle(feed: ReportFeed): string {
 	return feed.title ?? titleCase(feed.record);
 }
 
-/** The node creator's action for a record type, HubSpot style: "On Incident Registration Created or Changed". */
-export const eventAction = (feed: ReportFeed) =>
-	`On ${recordTitle(feed)} ${feed.tombstones ? 'Created, Changed or Deleted' : 'Created or Changed'}`;
+/** The events of a record type: deletions only where Field Ops reports them. */
+export const eventsOf = (feed: ReportFeed): TriggerEvent[] =>
+	feed.tombstones ? ['new', 'changed', 'deleted'] : ['new', 'changed'];
+
+/**
+ * A node-creator entry per record type and event, as n8n's own triggers name them ("On New Incident
+ * Registration", "On Time Registration Changed"), with a line on what starts the workflow.
+ */
+export function eventEntry(feed: ReportFeed, event: TriggerEvent): { action: string; description: string } {
+	const title = recordTitle(feed);
+	const one = `${/^[aeiou]/.test(feed.record) ? 'An' : 'A'} ${feed.record}`;
+	if (event === 'new') return { action: `On New ${title}`, description: `${one} is registered in Field Ops` };
+	const done = event === 'changed' ? 'Changed' : 'Deleted';
+	return { action: `On ${title} ${done}`, description: `${one} is ${done.toLowerCase()} in Field Ops` };
+}
 
 const EVENT_WORDS: Record<TriggerEvent, string> = { new: 'new', changed: 'changed', deleted: 'deleted' };
 const PLURALS = Object.fromEntries(REPORT_FEEDS.map((feed) => [feed.value, feed.name]));
@@ -42,9 +55,9 @@ const joined = (words: string[]) =>
 export function noTestEvent<T>(
 	node: INode,
 	feed: ReportFeed,
-	read: { records: readonly T[]; definition: Feed<T>; options: CursorOptions; days: number },
+	{ feed: definition, options }: Trigger<T>,
+	{ records, days }: { records: readonly T[]; days: number },
 ): NodeOperationError {
-	const { records, definition, options, days } = read;
 	const all: TriggerEvent[] = ['new', 'changed', 'deleted'];
 	const others = newestForTest(records, definition, { ...options, events: all }).length;
 	const what = joined(options.events.map((event) => EVENT_WORDS[event]));

@@ -73,6 +73,7 @@ describe('npm run demo: every example runs', () => {
 		expect(Object.keys(demo.workflows).sort()).toEqual([
 			'email-attachments-to-project-documents.json',
 			'new-incident-notify.json',
+			'nightly-employees-from-hr-csv.json',
 			'weekly-hours-to-csv-file.json',
 			'weekly-hours-to-spreadsheet.json',
 		]);

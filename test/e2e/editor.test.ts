@@ -96,16 +96,23 @@ interface Resource {
 	operations: Operation[];
 }
 
-/** Every resource and its operations as n8n serves the node to the editor (custom API call included). */
+/**
+ * Every resource and its operations as n8n serves the node to the editor (custom API call included); not the node
+ * creator's everyday entries (parameters the panel never shows: only with an `@feature`).
+ */
 function resourcesOf(node: NodeDescription): Resource[] {
-	const resource = node.properties.find((p) => p.name === 'resource');
+	const inPanel = (p: Property) => !p.displayOptions?.show?.['@feature'];
+	const resource = node.properties.find((p) => p.name === 'resource' && inPanel(p));
 	if (!resource?.options) throw new Error(`${node.name} has no resource options`);
 	return resource.options.map((option) => ({
 		value: option.value,
 		name: option.name,
 		operations: node.properties
 			.filter(
-				(p) => p.name === 'operation' && (p.displayOptions?.show?.resource ?? []).includes(option.value),
+				(p) =>
+					p.name === 'operation' &&
+					inPanel(p) &&
+					(p.displayOptions?.show?.resource ?? []).includes(option.value),
 			)
 			.flatMap((p) => p.options ?? []),
 	}));
@@ -377,6 +384,12 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 			.flatMap((p) => p.options ?? [])
 			.filter((o) => o.value !== CUSTOM_API_CALL).length;
 		await actionsHeader.filter({ hasText: `(${actionCount})` }).waitFor();
+		// The everyday jobs first (issue #34), then every resource's actions.
+		const listed = (await creator.innerText()).toLowerCase();
+		const everyday = listed.indexOf('everyday actions');
+		expect(everyday).toBeGreaterThan(-1);
+		expect(listed.indexOf('export hours and timesheets')).toBeGreaterThan(everyday);
+		expect(listed.indexOf('work order actions')).toBeGreaterThan(listed.indexOf('upload documents'));
 		await shot('node-creator');
 		await firstItem.click();
 
@@ -496,7 +509,7 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		const creator = await fieldOpsInCreator();
 		const onNew = creator
 			.getByTestId('item-iterator-item')
-			.filter({ hasText: /^On Incident Registration Created/ });
+			.filter({ hasText: /^On New Incident Registration$/ });
 		// After a first node n8n shows the actions and folds the triggers away.
 		const triggersHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Triggers/ });
 		await triggersHeader.waitFor();
@@ -505,7 +518,9 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 
 		await ndv().waitFor();
 		await panel().getByTestId('parameter-input-feed').waitFor();
-		expect(await panel().getByTestId('parameter-input-events').innerText()).toContain('New');
+		// The entry's record and exactly its event (issue #34).
+		const tags = await panel().getByTestId('parameter-input-events').locator('.el-tag').allInnerTexts();
+		expect(tags.map((tag) => tag.trim())).toEqual(['New']);
 		expect(await parameterInput(panel(), 'feed').inputValue()).toBe('Incident Registrations');
 		await shot('trigger');
 		const feed = trigger.properties.find((p) => p.name === 'feed');
@@ -904,9 +919,9 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 		const creator = await fieldOpsInCreator();
 		const triggersHeader = creator.getByTestId('node-creator-category-item').filter({ hasText: /^Triggers/ });
 		await triggersHeader.waitFor();
-		const incident = creator
+		const changed = creator
 			.getByTestId('item-iterator-item')
-			.filter({ hasText: /incident registration/i })
+			.filter({ hasText: /^On Incident Registration Changed$/ })
 			.first();
 		const anyTrigger = creator.getByTestId('item-iterator-item').filter({ hasText: /^On / }).first();
 		if (!(await anyTrigger.isVisible())) await triggersHeader.click();
@@ -915,22 +930,20 @@ describe('Field Ops in the n8n editor (Chromium)', () => {
 			.getByTestId('item-iterator-item')
 			.filter({ hasText: /^On / })
 			.allInnerTexts();
-		await ((await incident.isVisible()) ? incident : anyTrigger).click();
+		// The entry opens with its record and only "Changed" ticked: nothing to remove by hand.
+		await changed.click();
 		await ndv().waitFor();
-		await chooseOption(page, panel(), 'feed', 'Incident Registrations').catch(() => undefined);
-		// Events: only "Changed" (each other event's tag closed).
+		expect(await parameterInput(panel(), 'feed').inputValue()).toBe('Incident Registrations');
 		const events = panel().getByTestId('parameter-input-events');
-		for (const other of ['New', 'Deleted']) {
-			const tag = events.locator('.el-tag').filter({ hasText: new RegExp(`^\\s*${other}\\s*$`) });
-			if (await tag.count()) await tag.first().locator('.el-tag__close').click();
-		}
 		expect((await events.locator('.el-tag').allInnerTexts()).map((t) => t.trim())).toEqual(['Changed']);
 		await executeOpenNode();
 		await shot('trigger-fetch-changed');
 		const screen = await page.locator('body').innerText();
 		await closeNode().catch(() => undefined);
 
-		expect(triggerNames.some((name) => /incident registration/i.test(name))).toBe(true);
+		expect(triggerNames).toEqual(
+			expect.arrayContaining(['On New Incident Registration', 'On Incident Registration Changed']),
+		);
 		expect(screen).not.toMatch(/Please create one|create one in Field Ops/i);
 		expect(screen).toMatch(/No changed incident registrations to show as a test event/);
 		expect(screen).toMatch(/tick New under Events as well/);

@@ -283,7 +283,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			// The Field Ops node writes the .xlsx itself: last week (Period), Simplify's columns, in n8n's zone.
 			const [file] = execution.data.resultData.runData["Last week's hours as a spreadsheet"][0].data.main[0];
 			expect(file.binary.data).toMatchObject({
-				fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.xlsx$/),
+				fileName: expect.stringMatching(/^time-registrations-\d{4}-W\d{2}\.xlsx$/),
 				mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 			});
 			expect(file.json).toMatchObject({
@@ -312,7 +312,7 @@ describe('real n8n with n8n-nodes-fieldops installed', () => {
 			expect(file.binary.data).toMatchObject({
 				id: expect.stringMatching(/^filesystem/),
 				mimeType: 'text/csv',
-				fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/),
+				fileName: expect.stringMatching(/^time-registrations-\d{4}-W\d{2}\.csv$/),
 			});
 			expect(file.json.records).toBeGreaterThan(0);
 			// The bytes as n8n stored them (filesystem binary data, n8n's default): a BOM, Simplify's header, one row per record.

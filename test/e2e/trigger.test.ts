@@ -157,7 +157,7 @@ describe('Field Ops Trigger activated in real n8n', () => {
 		expect((await emittedIds(running, workflowId)).ids.sort()).toEqual([...first].sort());
 		// The cursor is n8n's durable one: committed with that execution.
 		const durable = await pollerState(userFolder, workflowId);
-		expect(durable?.cursor?.version).toBe(3);
+		expect(durable?.cursor?.version).toBe(4);
 
 		// The field keeps working: 2 new incidents, and an edit of an old one (not a "new" event). n8n's next poll
 		// asks Field Ops, whose answer is held back, and n8n dies in the middle of it.

@@ -111,8 +111,12 @@ export class N8nHarness {
 		const loader = new core.PackageDirectoryLoader(PACKAGE_ROOT);
 		await loader.loadAll();
 		const types: Record<string, INodeType | IVersionedNodeType> = { ...BASE_NODE_TYPES };
-		for (const [name, { type }] of Object.entries(loader.nodeTypes))
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
 			types[`${loader.packageName}.${name}`] = options.nodes?.[name] ?? type;
+			// n8n offers a node usable as a tool to AI agents as `<name>Tool`, running the same code.
+			if ((type.description as { usableAsTool?: boolean }).usableAsTool)
+				types[`${loader.packageName}.${name}Tool`] = options.nodes?.[name] ?? type;
+		}
 		const credentialTypes = new Map<string, ICredentialType>([
 			[OAUTH2_API_CREDENTIAL.name, OAUTH2_API_CREDENTIAL],
 		]);

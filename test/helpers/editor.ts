@@ -1,4 +1,4 @@
-import type { INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
+import type { INodeListSearchResult, INodeParameters, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import type { N8nHarness } from '../harness';
 import { FIELD_OPS_NODE, fieldOpsWorkflow } from './workflows';
@@ -39,4 +39,53 @@ export async function listSearch(
 	const fieldOps = harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1) as INodeType;
 	const search = (fieldOps.methods?.listSearch as Record<string, ListSearch>)[method];
 	return await search.call(context, filter, paginationToken);
+}
+
+/** What a node's canvas subtitle reads: its `subtitle` expression evaluated by n8n-workflow, as the editor does. */
+export function canvasSubtitle(
+	harness: N8nHarness,
+	parameters: INodeParameters,
+	options: { version?: number; timezone?: string } = {},
+): unknown {
+	const json = fieldOpsWorkflow(parameters);
+	json.nodes[1].typeVersion = options.version ?? 1.3;
+	if (options.timezone) json.settings = { timezone: options.timezone };
+	const workflow = (harness as unknown as { workflow: (...args: unknown[]) => any }).workflow(
+		json,
+		{},
+		false,
+	);
+	const node = workflow.getNode('Field Ops');
+	const type = harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, node.typeVersion) as INodeType;
+	return workflow.expression.getSimpleParameterValue(node, type.description.subtitle, 'internal', {});
+}
+
+/** A load-options method of the node (an options list the editor asks for), in a real load-options context. */
+export async function loadOptions(
+	harness: N8nHarness,
+	method: string,
+	parameters: INodeParameters,
+	options: { version?: number; timezone?: string } = {},
+): Promise<INodePropertyOptions[]> {
+	const json = fieldOpsWorkflow(parameters);
+	json.nodes[1].typeVersion = options.version ?? 1.3;
+	if (options.timezone) json.settings = { timezone: options.timezone };
+	const internals = harness as unknown as {
+		workflow: (...args: unknown[]) => any;
+		additionalData: (...args: unknown[]) => any;
+	};
+	const workflow = internals.workflow(json, {}, false);
+	const node = workflow.getNode('Field Ops');
+	const hooks = new core.ExecutionLifecycleHooks('manual', 'options', { ...json, id: workflow.id } as never);
+	const context = new core.LoadOptionsContext(
+		workflow,
+		node,
+		{ ...internals.additionalData('options', hooks), currentNodeParameters: node.parameters },
+		'parameters.x',
+	);
+	const type = harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, node.typeVersion) as INodeType;
+	const load = (
+		type.methods?.loadOptions as Record<string, (this: unknown) => Promise<INodePropertyOptions[]>>
+	)[method];
+	return await load.call(context);
 }

@@ -2,7 +2,13 @@
  * Issue #24, Field Ops as an AI agent's tool: each tool says what it needs and returns, and a project (or machine)
  * the model names by number or name is found, although n8n holds a model's value in the locator's By ID mode.
  */
-import type { INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodeType,
+} from 'n8n-workflow';
 
 import { RESOURCES } from '../../nodes/FieldOps/resources';
 import { N8nHarness } from '../harness';
@@ -67,6 +73,48 @@ describe('Field Ops as an AI agent’s tool (issue #24)', () => {
 			/Needs: Project \(its project number such as P1001, its exact name, or its ID\)/,
 		);
 		expect(workOrderList?.default).toMatch(/Returns: one item per work order\./);
+	});
+
+	it('keeps Return All off for a tool from node version 1.3, and tells the model on the first item whether more exist', async () => {
+		const type = harness.nodeTypes.getByNameAndVersion(FIELD_OPS_NODE, 1.3);
+		const defaults = (name: string, typeVersion: number) =>
+			NodeHelpers.getNodeParameters(
+				type.description.properties,
+				{ resource: 'report', operation: 'timeRegistrations' },
+				true,
+				false,
+				{ typeVersion } as INode,
+				{ ...type.description, name },
+			);
+		expect(defaults(FIELD_OPS_NODE, 1.3)?.returnAll).toBe(true);
+		expect(defaults(`${FIELD_OPS_NODE}Tool`, 1.3)?.returnAll).toBe(false);
+		expect(defaults(`${FIELD_OPS_NODE}Tool`, 1.2)?.returnAll).toBe(false);
+
+		const report = {
+			resource: 'report',
+			operation: 'timeRegistrations',
+			syncMode: 'window',
+			period: 'custom',
+		};
+		const window = {
+			fromDateTime: new Date(Date.now() - 90 * 86_400_000).toISOString(),
+			toDateTime: new Date(Date.now() + 86_400_000).toISOString(),
+			returnAll: false,
+			limit: 3,
+		};
+		const workflow = fieldOpsWorkflow({ ...report, ...window });
+		const asTool = {
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.type === FIELD_OPS_NODE ? { ...node, type: `${FIELD_OPS_NODE}Tool`, typeVersion: 1.3 } : node,
+			),
+		};
+		const result = await harness.run(asTool);
+		expect(result.error).toBeUndefined();
+		const rows = result.items['Field Ops'].map((item) => item.json);
+		expect(rows).toHaveLength(3);
+		expect(rows[0]._report).toMatchObject({ returned: 3, moreExist: true });
+		expect(rows.slice(1).map((row) => row._report)).toEqual([undefined, undefined]);
 	});
 
 	it.each([

@@ -105,9 +105,17 @@ describe('a made-up report feed, added as one entry of the feed table', () => {
 		expect(optionsOf(trigger.description, (p) => p.name === 'feed')).toContainEqual({
 			name: 'Site Diary Entries',
 			value: 'siteDiaryEntries',
-			action: 'On Site Diary Entry Created or Changed',
 			description: 'Each new or changed site diary entry',
 		});
+		// The node creator's entries for it, one per event (from version 1.1).
+		expect(
+			optionsOf(trigger.description, (p) => p.name === 'entry').filter((o) =>
+				String(o.value).startsWith('siteDiaryEntries.'),
+			),
+		).toEqual([
+			expect.objectContaining({ value: 'siteDiaryEntries.new', action: 'On New Site Diary Entry' }),
+			expect.objectContaining({ value: 'siteDiaryEntries.changed', action: 'On Site Diary Entry Changed' }),
+		]);
 		expect(trigger.description.subtitle).toContain('"siteDiaryEntries":"Site Diary Entries"');
 		const surface = nodeSurface(trigger.description);
 		const shows = (path: string) => `fieldOpsTrigger v1 siteDiaryEntries ${path}` in surface;

@@ -90,6 +90,9 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'employee.setTags': { parameters: { employee, tags: { assignment: [{ tagName: 'Førstehjelp' }] } } },
 		'employee.update': { parameters: { employee, updateFields: { workTitle: 'Foreman' } } },
 		'employee.updateEmployment': { parameters: { employee, employmentUpdate: { department: 'Nord' } } },
+		'employee.upsert': {
+			parameters: { employeeNumber: person.employeeNumber, additionalFields: { workTitle: 'Foreman' } },
+		},
 		'lookup.downloadFile': { parameters: { fileReferenceId: 'no-such-file' } },
 		'lookup.getMachineTypes': { parameters: {} },
 		'lookup.getProject': { parameters: { project: rl('id', project.id) } },
@@ -110,6 +113,9 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'machine.update': { parameters: { machine: rl('id', machine.id), updateFields: { note: 'x' } } },
 		'machine.updateEsg': { parameters: { machine: rl('id', machine.id), esgFields: { fuelType: 1 } } },
 		'machine.updateMany': { parameters: { machine: rl('id', machine.id), updateFields: { note: 'y' } } },
+		'machine.upsert': {
+			parameters: { machineNumber: machine.machineNumber, additionalFields: { note: 'z' } },
+		},
 		'machineState.create': {
 			parameters: {
 				companyId,
@@ -140,6 +146,9 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 			parameters: { project: rl('id', project.id), companyId, projectNumber: project.projectNumber },
 		},
 		'project.update': { parameters: { project: rl('id', project.id), updateFields: { description: 'x' } } },
+		'project.upsert': {
+			parameters: { projectNumber: project.projectNumber, additionalFields: { description: 'y' } },
+		},
 		...Object.fromEntries(REPORT_FEEDS.map((feed) => report(feed.value))),
 		'user.checkDeletable': { parameters: { user } },
 		'user.create': {
@@ -173,6 +182,9 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 		'user.update': {
 			parameters: { user: rl('profileId', person.companyProfileId), updateFields: { workTitle: 'x' } },
 		},
+		'user.upsert': {
+			parameters: { employeeNumber: person.employeeNumber, additionalFields: { workTitle: 'y' } },
+		},
 		'workOrder.create': { parameters: { project: rl('id', project.id), externalId: 'S-W1', name: 'Sample' } },
 		'workOrder.delete': { parameters: { project: rl('id', project.id), workOrder: rl('id', task.id) } },
 		'workOrder.get': { parameters: { project: rl('id', project.id), workOrder: rl('id', task.id) } },
@@ -203,6 +215,13 @@ export function operationSamples(sb: RunningSandbox): Record<string, Sample> {
 				project: rl('id', project.id),
 				workOrder: rl('id', task.id),
 				updateFields: { name: 'x' },
+			},
+		},
+		'workOrder.upsert': {
+			parameters: {
+				projectNumber: project.projectNumber,
+				workOrderNumber: task.externalId,
+				additionalFields: { workDescriptionShort: 'Sample' },
 			},
 		},
 	};

@@ -56,10 +56,12 @@ describe('examples: weekly hours', () => {
 
 	it('"Weekly hours to CSV file": one CSV file (BOM, Simplify’s columns) holding the same rows as the items would', async () => {
 		const node = fieldOpsNode(csvFile);
+		// Node version 1.3: Return All and Simplify by default, the file named by the node (no expression to read).
 		expect(node).toMatchObject({
-			typeVersion: 1.2,
-			parameters: { period: 'lastWeek', output: 'file', fileFormat: 'csv', simplify: true, returnAll: true },
+			typeVersion: 1.3,
+			parameters: { period: 'lastWeek', output: 'file', fileFormat: 'csv', fileOptions: { addBom: true } },
 		});
+		expect(JSON.stringify(node?.parameters)).not.toMatch(/\{\{|returnAll|simplify|fileName/);
 		const result = await harness.run(upToFieldOps(csvFile));
 		expect(result.error).toBeUndefined();
 		const [file] = result.items[node?.name ?? ''];
@@ -67,7 +69,7 @@ describe('examples: weekly hours', () => {
 		expect(binary).toMatchObject({
 			id: expect.stringMatching(/^filesystem/),
 			mimeType: 'text/csv',
-			fileName: expect.stringMatching(/^hours-\d{4}-W\d{2}\.csv$/),
+			fileName: expect.stringMatching(/^time-registrations-\d{4}-W\d{2}\.csv$/),
 		});
 
 		const text = (await harness.binaryBuffer(binary)).toString('utf8');

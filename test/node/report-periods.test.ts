@@ -4,13 +4,12 @@
  */
 import type { IBinaryData, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { periodWindow, type PeriodName } from '../../nodes/FieldOps/resources/report/period';
+import { periodDays, periodWindow, type PeriodName } from '../../nodes/FieldOps/resources/report/period';
 import { columnName, crc32, crc32Combine, serialOf } from '../../nodes/FieldOps/resources/report/output/xlsx';
 import { instantOrNaN } from '../../nodes/FieldOps/parameters/dates';
-import { RESOURCES } from '../../nodes/FieldOps/resources';
-import { subtitleOf } from '../../nodes/FieldOps/operations/describe';
-import { addDays, isoDay, isoInZone } from '../../nodes/FieldOps/parameters/zones';
+import { addDays, isoDay, isoInZone, type CalendarDay } from '../../nodes/FieldOps/parameters/zones';
 import { N8nHarness } from '../harness';
+import { canvasSubtitle, loadOptions } from '../helpers/editor';
 import { readFeed } from '../helpers/reporting';
 import { call, useSandbox } from '../helpers/sandbox';
 import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
@@ -19,6 +18,21 @@ import { fieldOpsWorkflow, useSandboxCredential } from '../helpers/workflows';
 const XLSX = require('@e965/xlsx') as typeof import('@e965/xlsx');
 
 const H = 3_600_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const LONG_MONTHS = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
 const window = (period: Exclude<PeriodName, 'custom'>, now: string, zone: string) => {
 	const w = periodWindow(period, Date.parse(now), zone);
 	return { from: isoInZone(zone, w.from), to: isoInZone(zone, w.to), hours: (w.to - w.from) / H };
@@ -78,22 +92,6 @@ describe('report periods (pure)', () => {
 		expect(serialOf('2026-03-23 06:30')).toBeCloseTo(46104.2708333, 6);
 		expect(serialOf('2026-02-30')).toBeUndefined();
 	});
-
-	it('shows on the canvas what a Report node reads: its period and whether Limit applies', () => {
-		const body = subtitleOf(RESOURCES).slice(4, -3);
-		const subtitle = new Function('$parameter', `return ${body}`) as (p: IDataObject) => string;
-		const report = { resource: 'report', operation: 'timeRegistrations', syncMode: 'window' };
-		expect(subtitle({ ...report, period: 'lastWeek', returnAll: false, limit: 50 })).toBe(
-			'Export hours and timesheets (time registrations) · Last Week · first 50',
-		);
-		expect(subtitle({ ...report, period: 'custom', returnAll: true })).toBe(
-			'Export hours and timesheets (time registrations) · From–To · all',
-		);
-		expect(subtitle({ resource: 'report', operation: 'users', listMode: 'all', returnAll: true })).toBe(
-			'Export users · All Records · all',
-		);
-		expect(subtitle({ resource: 'project', operation: 'get' })).toBe('Get a project');
-	});
 });
 
 describe('Field Ops → Report: periods, zones and what the output says', () => {
@@ -109,6 +107,91 @@ describe('Field Ops → Report: periods, zones and what the output says', () => 
 	beforeAll(async () => {
 		harness = await N8nHarness.load();
 		useSandboxCredential(harness, sb());
+	});
+
+	it('shows on the canvas what a Report node reads: its period’s days in its time zone, and whether Limit applies', () => {
+		const report = { resource: 'report', operation: 'timeRegistrations', syncMode: 'window' };
+		const zone = 'Pacific/Auckland';
+		const day = (d: CalendarDay) => `${d.day} ${MONTHS[d.month - 1]} ${d.year}`;
+		const [monday, sunday] = periodDays('lastWeek', Date.now(), zone);
+		const first =
+			monday.month === sunday.month
+				? `${monday.day}–`
+				: monday.year === sunday.year
+					? `${monday.day} ${MONTHS[monday.month - 1]} – `
+					: `${day(monday)} – `;
+		// A new node (1.3): the workflow's zone, Return All on.
+		expect(canvasSubtitle(harness, { ...report, period: 'lastWeek' }, { timezone: zone })).toBe(
+			`Last Week, ${first}${day(sunday)} · all`,
+		);
+		// A zone chosen in the node counts its own days.
+		const [today] = periodDays('today', Date.now(), 'Pacific/Pago_Pago');
+		expect(
+			canvasSubtitle(
+				harness,
+				{ ...report, period: 'today', timeZone: 'Pacific/Pago_Pago' },
+				{ timezone: 'Pacific/Kiritimati' },
+			),
+		).toBe(`Today, ${day(today)} · all`);
+		const [month] = periodDays('lastMonth', Date.now(), zone);
+		expect(
+			canvasSubtitle(harness, { ...report, period: 'lastMonth' }, { version: 1.2, timezone: zone }),
+		).toBe(`Last Month, ${LONG_MONTHS[month.month - 1]} ${month.year} · first 50`);
+		expect(canvasSubtitle(harness, { ...report, period: 'custom', returnAll: true }, { version: 1.2 })).toBe(
+			'From–To · all',
+		);
+		expect(
+			canvasSubtitle(harness, { resource: 'report', operation: 'users', listMode: 'all', returnAll: true }),
+		).toBe('All Records · all');
+		expect(canvasSubtitle(harness, { resource: 'project', operation: 'get' })).toBe('Get a project');
+	});
+
+	it('names a week’s days in short: within a month, across months, across years', () => {
+		// Thursdays: the week before each is Monday–Sunday of those days.
+		const cases: Array<[string, string]> = [
+			['2026-11-26T12:00:00Z', 'Last Week, 16–22 Nov 2026 · all'],
+			['2026-11-05T12:00:00Z', 'Last Week, 26 Oct – 1 Nov 2026 · all'],
+			['2026-01-08T12:00:00Z', 'Last Week, 29 Dec 2025 – 4 Jan 2026 · all'],
+		];
+		for (const [now, expected] of cases) {
+			jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'setTimeout', 'setInterval'] });
+			jest.setSystemTime(Date.parse(now));
+			try {
+				expect(
+					canvasSubtitle(
+						harness,
+						{ resource: 'report', operation: 'timeRegistrations', period: 'lastWeek' },
+						{ timezone: 'UTC' },
+					),
+				).toBe(expected);
+			} finally {
+				jest.useRealTimers();
+			}
+		}
+	});
+
+	it('offers Time Zone as a choice: the workflow’s zone by name first, then every zone', async () => {
+		const zones = await loadOptions(
+			harness,
+			'getTimeZones',
+			{ resource: 'report', operation: 'timeRegistrations' },
+			{ timezone: 'Pacific/Auckland' },
+		);
+		expect(zones[0]).toMatchObject({
+			name: 'The workflow’s time zone (now: Pacific/Auckland)',
+			value: 'workflow',
+		});
+		expect(zones.map((zone) => zone.value)).toEqual(expect.arrayContaining(['Europe/Oslo', 'UTC']));
+		// The choice is the workflow's zone when the node runs.
+		const result = await run(
+			{ period: 'lastWeek', timeZone: 'workflow', returnAll: true },
+			'Asia/Tokyo',
+			1.3,
+		);
+		const hints = result.run.data.resultData.runData['Field Ops'][0].hints ?? [];
+		expect(hints.map((hint) => hint.message)).toContainEqual(
+			expect.stringMatching(/^Last Week: .* \(Asia\/Tokyo\): \d+ /),
+		);
 	});
 
 	it('says when the Limit stopped the export and more exist, and when it did not', async () => {

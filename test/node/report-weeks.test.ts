@@ -12,6 +12,7 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 
 import { REPORT_FEEDS } from '../../nodes/FieldOps/reporting/feeds';
+import { isoWeek } from '../../nodes/FieldOps/resources/report/period';
 import { addDays, dayOf, instantOf, isoDay, isoInZone, wallAt } from '../../nodes/FieldOps/parameters/zones';
 import { N8nHarness, type WorkflowJson } from '../harness';
 import { fakeDateOnly } from '../helpers/fake-date';
@@ -152,7 +153,7 @@ describe.each(WEEKS)('Weekly hours to spreadsheet, the Monday after the week of 
 			// The file says which week, in words and ISO, in the workflow's zone; the sheet is named after its days.
 			const last = isoDay(addDays(first, 6));
 			expect(json).toMatchObject({
-				fileName: expect.stringMatching(/^hours-2026-W\d\d\.xlsx$/),
+				fileName: `time-registrations-${isoWeek(first)}.xlsx`,
 				fileFormat: 'xlsx',
 				records: rows.length,
 				window: expect.stringMatching(

@@ -405,8 +405,9 @@ describe('Field Ops as a site manager meets it (issue #16)', () => {
 				['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()),
 			);
 			const actions = (listed?.options ?? []).map((o) => (o as { action?: string }).action);
-			expect(actions).toContain('On Incident Registration Created or Changed');
-			expect(actions).toContain('On Machine Registration Created, Changed or Deleted');
+			// One per record and event (issue #34), as n8n's own triggers name them.
+			expect(actions).toContain('On New Incident Registration');
+			expect(actions).toContain('On Machine Registration Deleted');
 		});
 
 		it('Fetch Test Event with only "Changed" says what there is, not n8n’s "create one"', async () => {

@@ -44,6 +44,22 @@ describe('editor surface against the snapshot taken before issue #29 moved the c
 		expect(surface['fieldOpsOAuth2Api clientSecret']).toMatchObject({ type: 'string' });
 	});
 
+	it('reads the trigger from 1.1 per node-creator entry, and never a parameter shown only with an @feature', async () => {
+		const surface = surfaceOf(await builtPackage());
+		expect(surface['fieldOpsTrigger v1.1 timeRegistrations.changed:timeRegistrations events']).toMatchObject({
+			default: ['changed'],
+		});
+		expect(surface['fieldOpsTrigger v1.1 timeRegistrations.changed:images feed']).toMatchObject({
+			default: 'timeRegistrations',
+		});
+		expect(surface['fieldOpsTrigger v1 incidentRegistrations events']).toMatchObject({
+			default: ['new', 'changed', 'deleted'],
+		});
+		expect(surface['fieldOps v1.3 report:timeRegistrations returnAll']).toMatchObject({ default: true });
+		// The node creator's everyday entries are no part of what the panel shows.
+		expect(Object.keys(surface).filter((key) => key.includes('everyday'))).toEqual([]);
+	});
+
 	describe('fails on', () => {
 		it('a renamed parameter', () => {
 			const changes = changesAfter((pkg) => (parameterOf(pkg, 'limit', 'project', 'getAll').name = 'max'));

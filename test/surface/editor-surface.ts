@@ -32,10 +32,13 @@ export type Surface = Record<string, unknown>;
 export const SNAPSHOT = join(__dirname, 'editor-surface.snapshot.json');
 const PACKAGE_ROOT = resolve(__dirname, '..', '..');
 
-/** The parameters whose choice decides which others show, per node (in the order they are chosen). */
+/**
+ * The parameters whose choice decides which others show, per node (in the order they are chosen); a selector a
+ * version does not have (the trigger's node-creator entry before 1.1) is no part of its contexts.
+ */
 const SELECTORS: Record<string, string[]> = {
 	fieldOps: ['resource', 'operation'],
-	fieldOpsTrigger: ['feed'],
+	fieldOpsTrigger: ['entry', 'feed'],
 };
 
 type Choice = Record<string, unknown>;
@@ -61,6 +64,10 @@ function conditionHolds(condition: Condition, value: unknown): boolean {
 			const { from, to } = target as { from: number; to: number };
 			return number >= from && number <= to;
 		}
+		case 'startsWith':
+			return typeof value === 'string' && value.startsWith(target as string);
+		case 'endsWith':
+			return typeof value === 'string' && value.endsWith(target as string);
 		default:
 			throw new Error(`editor-surface: display condition ${operator} is not known here; add it`);
 	}
@@ -86,8 +93,13 @@ function resolveDisplay(
 	let shows = true;
 	for (const kind of ['show', 'hide'] as const) {
 		for (const [key, listed] of Object.entries(display?.[kind] ?? {})) {
-			// `@version` everywhere; a selector at the root, or from inside a collection with its slash.
-			const root = key.startsWith('/') ? key.slice(1) : nested && key !== '@version' ? undefined : key;
+			// n8n reads `@feature` from the node's declared features; these nodes declare none: never a match.
+			if (key === '@feature') {
+				if (kind === 'show') shows = false;
+				continue;
+			}
+			// `@version` and `@tool` everywhere; a selector at the root, or from inside a collection with its slash.
+			const root = key.startsWith('/') ? key.slice(1) : nested && !key.startsWith('@') ? undefined : key;
 			if (root === undefined || !(root in choice)) {
 				(rest[kind] ??= {})[key] = listed;
 				continue;
@@ -146,14 +158,18 @@ function parameterFacts(
 
 /** Every choice of the selectors that the node offers in one version, e.g. `{ resource, operation }`. */
 function choicesOf(properties: INodeProperties[], selectors: string[], version: number): Choice[] {
-	let choices: Choice[] = [{ '@version': version }];
+	// The editor's node (an AI agent's tool shows the `@tool` variants instead).
+	let choices: Choice[] = [{ '@version': version, '@tool': false }];
 	for (const selector of selectors)
-		choices = choices.flatMap((choice) =>
-			properties
-				.filter((p) => p.name === selector && resolveDisplay(p.displayOptions, choice, false).shows)
+		choices = choices.flatMap((choice) => {
+			const shown = properties.filter(
+				(p) => p.name === selector && resolveDisplay(p.displayOptions, choice, false).shows,
+			);
+			if (shown.length === 0) return [choice];
+			return shown
 				.flatMap((p) => (p.options ?? []) as INodePropertyOptions[])
-				.map((option) => ({ ...choice, [selector]: option.value })),
-		);
+				.map((option) => ({ ...choice, [selector]: option.value }));
+		});
 	return choices;
 }
 
@@ -166,7 +182,10 @@ export function nodeSurface(description: PackageSurface['nodes'][number]): Surfa
 	for (const version of versions) {
 		surface[`${node} v${version}`] = true;
 		for (const choice of choicesOf(description.properties, selectors, version)) {
-			const context = selectors.map((selector) => String(choice[selector])).join(':');
+			const context = selectors
+				.filter((selector) => selector in choice)
+				.map((selector) => String(choice[selector]))
+				.join(':');
 			const facts: Surface = {};
 			for (const property of description.properties) parameterFacts(facts, '', property, choice, false);
 			for (const [path, fact] of Object.entries(facts))

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprintOf } from '../../nodes/FieldOpsTrigger/cursor';
+import { fingerprintOf } from '../../nodes/FieldOpsTrigger/hashing';
 import { N8nHarness } from '../harness';
 import { call, useSandbox } from '../helpers/sandbox';
 import { TRIGGER, triggerWorkflow, useSandboxCredential } from '../helpers/workflows';

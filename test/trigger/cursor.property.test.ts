@@ -4,15 +4,15 @@
  * short pages, random caps, failed polls, and n8n's clock minutes ahead of or behind the service's), and the
  * emitted stream is compared with the feed's ground truth.
  */
+import { fingerprintOf } from '../../nodes/FieldOpsTrigger/hashing';
 import {
-	fingerprintOf,
 	IDENTITY_MEMORY,
 	startState,
 	type CursorOptions,
 	type CursorState,
 	type Feed,
 	type TriggerEvent,
-} from '../../nodes/FieldOpsTrigger/cursor';
+} from '../../nodes/FieldOpsTrigger/state';
 import {
 	bareFeed,
 	deepFreeze,

@@ -6,19 +6,17 @@
  * As images: several rows per record (`rows`: one per photo, `photo` numbers them) with ChunkLimit counting
  * records, and pages in order within each of `sources` only; a service may also ignore or refuse ModifiedBefore.
  */
-import {
-	applyRead,
-	beginPoll,
-	fingerprintOf,
-	parseTimestamp,
-	planRead,
-	type CursorOptions,
-	type CursorState,
-	type Feed,
-	type Poll,
-	type ReadPlan,
-	type ReadResult,
-} from '../../nodes/FieldOpsTrigger/cursor';
+import { applyRead, beginPoll } from '../../nodes/FieldOpsTrigger/apply';
+import { fingerprintOf, parseTimestamp } from '../../nodes/FieldOpsTrigger/hashing';
+import { planRead } from '../../nodes/FieldOpsTrigger/plan';
+import type {
+	CursorOptions,
+	CursorState,
+	Feed,
+	Poll,
+	ReadPlan,
+	ReadResult,
+} from '../../nodes/FieldOpsTrigger/state';
 
 export interface Rec {
 	id: string;
@@ -116,6 +114,8 @@ export class SimulatedFeed {
 	readonly history = new Map<string, Rec[]>();
 	/** When each version became visible (this clock), per id. */
 	readonly visible = new Map<string, number[]>();
+	/** The ids written, one entry per version, in the order written. */
+	readonly written: string[] = [];
 	private created = 0;
 
 	constructor(
@@ -282,6 +282,7 @@ export class SimulatedFeed {
 		this.versions.set(id, [...(this.versions.get(id) ?? []), fingerprintOf(record)]);
 		this.history.set(id, [...(this.history.get(id) ?? []), record]);
 		this.visible.set(id, [...(this.visible.get(id) ?? []), this.clock]);
+		this.written.push(id);
 		return record;
 	}
 }
@@ -297,10 +298,10 @@ export function runPoll<T>(
 	options: CursorOptions,
 	now: () => number,
 ): Poll<T> {
-	let poll = beginPoll<T>(state);
+	let poll = beginPoll<T>({ feed, options }, state);
 	while (!poll.done) {
-		const plan = planRead(poll, feed, options, now());
-		poll = applyRead(poll, plan, serve(plan), feed, options, now());
+		const plan = planRead(poll, now());
+		poll = applyRead(poll, plan, serve(plan), now());
 	}
 	return poll;
 }

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { nodeError } from '../transport/errors';
+import { timeZoneNames, WORKFLOW_ZONE } from '../parameters/zones';
 import { ownCompanyId, projectSummary, type ProjectSummary } from '../lookups/projects';
 import { label, matches, opening, page, readList } from './pages';
 import { searchChapters, searchParentWorkOrders, searchUnits, searchWorkOrders } from './workOrders';
@@ -150,6 +151,23 @@ export async function getMachineTypes(this: ILoadOptionsFunctions): Promise<INod
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * Time Zone (Report, from node version 1.3): first the workflow's zone by name, then every zone. n8n answers this
+ * list without the workflow's settings, so the name shown is n8n's default zone; a zone set under Workflow
+ * Settings → Timezone is the one the node uses, and the canvas subtitle names it.
+ */
+export async function getTimeZones(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const zone = this.getTimezone();
+	return [
+		{
+			name: `The workflow’s time zone (now: ${zone})`,
+			value: WORKFLOW_ZONE,
+			description: 'Workflow Settings → Timezone, else n8n’s default time zone',
+		},
+		...timeZoneNames().map((name) => ({ name, value: name })),
+	];
+}
+
 export const listSearch = {
 	searchProjects,
 	searchCompanies,
@@ -160,4 +178,4 @@ export const listSearch = {
 	searchMachines,
 	searchEmployees,
 };
-export const loadOptions = { getMachineTypes };
+export const loadOptions = { getMachineTypes, getTimeZones };

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../parameters/field';
+import { since, type Field } from '../parameters/field';
 import { fieldsOf, isRequestOperation, type Operation, type Resource } from './operation';
 
 /**
@@ -60,14 +60,14 @@ function returnsOf(resource: Resource, operation: Operation): string {
  * needs, what it returns. Shown (and editable) only on the tool, one per operation.
  */
 function toolDescription(resource: Resource, operation: Operation): INodeProperties {
-	const needs = fieldsOf(operation)
-		.map((field) => field.property)
-		// Fields shown only in some modes (a work order's project) are not asked of an agent.
-		.filter(
-			(p) =>
-				p.required &&
-				Object.keys(p.displayOptions?.show ?? {}).every((key) => /^(resource|operation)$/.test(key)),
-		)
+	const properties = fieldsOf(operation).map((field) => field.property);
+	// A field shown only when another of the operation's fields has its default value (a Create or Update's key
+	// under its default Match On) is asked for too; one shown only in other modes (a work order's project) is not.
+	const byDefault = ([key, values]: [string, unknown]) =>
+		/^(resource|operation)$/.test(key) ||
+		(Array.isArray(values) && values.includes(properties.find((p) => p.name === key)?.default));
+	const needs = properties
+		.filter((p) => p.required && Object.entries(p.displayOptions?.show ?? {}).every(byDefault))
 		.map((p) => {
 			const example =
 				p.type === 'string' && typeof p.placeholder === 'string' && !p.placeholder.includes('{{')
@@ -90,9 +90,74 @@ function toolDescription(resource: Resource, operation: Operation): INodePropert
 	};
 }
 
-/** The node's parameters: Resource, each resource's operation list, and each field once with the operations using it. */
-export function describeResources(resources: Resource[], defaultResource: string): INodeProperties[] {
+/**
+ * The everyday jobs first among the node creator's actions ("Everyday Actions", from node version 1.3): n8n's
+ * node creator lists a node's actions resource by resource, from every parameter named Resource, each with the
+ * operations of the first Operation parameter shown for it. A Resource whose entries stand for the everyday
+ * jobs, and one Operation per job shown for its real resource and its entry, make n8n list them first and open
+ * the node on the real resource and operation. The panel never shows them: they are shown only with an
+ * `@feature` these nodes do not declare.
+ */
+function everydayJobs(
+	resources: Resource[],
+	jobs: string[],
+): { first: INodeProperties[]; last: INodeProperties[] } {
+	const found = jobs.flatMap((job) => {
+		const [resourceValue, operationValue] = job.split(':');
+		const resource = resources.find((candidate) => candidate.value === resourceValue);
+		const operation = resource?.operations.find((candidate) => candidate.value === operationValue);
+		return resource && operation ? [{ resource, operation, entry: `everyday.${job}` }] : [];
+	});
+	if (found.length === 0) return { first: [], last: [] };
+	const firstEntry = found[0].entry;
+	const creatorOnly = { ...since(1.3), '@feature': ['nodeCreatorOnly'] };
+	return {
+		first: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: found.map(({ entry }) => ({ name: 'Everyday', value: entry })),
+				default: firstEntry,
+				displayOptions: { show: creatorOnly },
+			},
+		],
+		last: found.map(({ resource, operation, entry }) => {
+			const value = operation.value;
+			return {
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: operation.name,
+						value: operation.value,
+						action: operation.action,
+						description: operation.description,
+					},
+				],
+				default: value,
+				// The real resource first: n8n opens the node with the first value of each condition.
+				displayOptions: { show: { resource: [resource.value, entry], ...creatorOnly } },
+			};
+		}),
+	};
+}
+
+/**
+ * The node's parameters: Resource, each resource's operation list, and each field once with the operations using
+ * it; `everyday` (`resource:operation`) are listed first in the node creator, those that exist.
+ */
+export function describeResources(
+	resources: Resource[],
+	defaultResource: string,
+	everyday: string[] = [],
+): INodeProperties[] {
+	const jobs = everydayJobs(resources, everyday);
 	const properties: INodeProperties[] = [
+		...jobs.first,
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -131,24 +196,23 @@ export function describeResources(resources: Resource[], defaultResource: string
 		// Each field says where it shows at its definition (`shown(on(…))`, checked by test/node/structure.test.ts).
 		for (const field of fieldOrder(resource.operations)) properties.push(field.property);
 	}
-	return properties;
+	return [...properties, ...jobs.last];
 }
 
 /**
  * The node's subtitle on the canvas: the chosen operation's action sentence ("Create a work order"), not the raw
- * resource and operation values.
+ * resource and operation values; a resource with its own subtitle says that instead (the Report: its days).
  */
 export function subtitleOf(resources: Resource[]): string {
 	const actions: Record<string, string> = {};
 	for (const resource of resources)
 		for (const operation of resource.operations)
 			actions[`${resource.value}:${operation.value}`] = operation.action;
-	// A resource may add its own words after the action (the Report: its period and Limit).
-	const extras = resources
+	const own = resources
 		.filter((resource) => resource.subtitle)
 		.map(
 			(resource) => `$parameter["resource"] === ${JSON.stringify(resource.value)} ? ${resource.subtitle} : `,
 		)
 		.join('');
-	return `={{ ((${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "") + (${extras}"") }}`;
+	return `={{ ${own}(${JSON.stringify(actions)})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}`;
 }

@@ -84,7 +84,7 @@ export interface Resource {
 	operationLabel?: string;
 	/** A notice above the operation list, for every operation of the resource. */
 	notice?: string;
-	/** An expression (without braces) whose text follows the action in the canvas subtitle. */
+	/** An expression (without braces): the canvas subtitle instead of the operation's action sentence. */
 	subtitle?: string;
 }
 

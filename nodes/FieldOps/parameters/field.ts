@@ -32,6 +32,11 @@ export const on = (resource: string, ...operations: string[]): IDisplayOptions =
 	show: { resource: [resource], operation: operations },
 });
 
+/** Shown in the node versions from `version` on: a new default for new nodes, the saved ones keep theirs. */
+export const since = (version: number) => ({ '@version': [{ _cnd: { gte: version } }] });
+/** Shown in the node versions before `version`: what saved nodes keep. */
+export const before = (version: number) => ({ '@version': [{ _cnd: { lt: version } }] });
+
 /** A field with where it shows written at its definition; its own conditions (a mode, Return All) are kept. */
 export function shown(display: IDisplayOptions, field: Field): Field {
 	const own = field.property.displayOptions ?? {};

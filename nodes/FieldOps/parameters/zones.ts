@@ -33,6 +33,16 @@ function formatOf(zone: string): Intl.DateTimeFormat {
 	return format;
 }
 
+/** The Time Zone choice that stands for the workflow's own zone (Workflow Settings → Timezone). */
+export const WORKFLOW_ZONE = 'workflow';
+
+/** Every IANA time zone this Node knows, UTC among them, by name. */
+export function timeZoneNames(): string[] {
+	const intl = Intl as unknown as { supportedValuesOf?: (key: 'timeZone') => string[] };
+	const zones = intl.supportedValuesOf?.('timeZone') ?? [];
+	return [...new Set([...zones, 'UTC'])].sort();
+}
+
 /** Whether `zone` names a time zone this Node knows (`Europe/Oslo`, `UTC`). */
 export function isTimeZone(zone: unknown): zone is string {
 	if (typeof zone !== 'string' || zone.trim() === '') return false;

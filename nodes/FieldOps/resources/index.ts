@@ -27,3 +27,17 @@ export const RESOURCES: Resource[] = [
 	userResource,
 	lookupResource,
 ];
+
+/**
+ * The jobs users come for, first among the node creator's actions (`resource:operation`); one that does not exist
+ * (yet) is left out until it does.
+ */
+export const EVERYDAY = ['report:timeRegistrations', 'document:upload', 'employee:upsert'];
+
+/**
+ * What both nodes say of themselves. n8n's node creator shows Field Ops and the Field Ops Trigger as one card,
+ * described by the trigger's description: both say the same, so the card says what the node does, whether a
+ * workflow is started or an action added.
+ */
+export const DESCRIPTION =
+	'Export hours and reports, upload documents, manage projects, work orders, machines and employees, or start a workflow when records change in Field Ops';

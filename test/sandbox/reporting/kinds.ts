@@ -147,15 +147,7 @@ const CHECKLIST_ALT_NAMES = {
 	modifiedDateTime: 'lastModifiedDateTime',
 	createdDateTime: 'createdAt',
 };
-/**
- * Incident registrations rename only what examples/new-incident-notify.json does not read as raw fields (the
- * trigger emits raw records); machine incident registrations rename the rest too.
- */
-const INCIDENT_STATUS_ALT_NAMES = {
-	status: 'state',
-	modifiedDateTime: 'lastModifiedDateTime',
-	createdDateTime: 'createdAt',
-};
+/** Incident registrations' other plausible names (the trigger's Simplify and the Report read them all). */
 const INCIDENT_ALT_NAMES = {
 	title: 'name',
 	description: 'text',
@@ -486,7 +478,7 @@ export const KINDS: KindDefinition[] = [
 		pdf: true,
 		groupTies: false,
 		filters: STANDARD,
-		altNames: INCIDENT_STATUS_ALT_NAMES,
+		altNames: INCIDENT_ALT_NAMES,
 		create: incident(false),
 		edit: bump('description'),
 	},

@@ -17,6 +17,7 @@ import { search } from './search';
 import { setTags } from './setTags';
 import { update } from './update';
 import { updateEmployment } from './updateEmployment';
+import { upsert } from './upsert';
 
 export const employeeResource: Resource = {
 	name: 'Employee',
@@ -26,6 +27,7 @@ export const employeeResource: Resource = {
 	operations: [
 		create,
 		update,
+		upsert,
 		get,
 		getAll,
 		search,

@@ -27,7 +27,8 @@ async function machinesNow(context: IExecuteFunctions): Promise<IDataObject[]> {
 	return 'value' in read && Array.isArray(read.value) ? (read.value as IDataObject[]) : [];
 }
 
-async function send(context: IExecuteFunctions, elements: IDataObject[]) {
+/** One create/array request: each element's outcome, however the answer itemises it [M1]. */
+export async function sendCreateArray(context: IExecuteFunctions, elements: IDataObject[]) {
 	const answer = await sendJson(context, {
 		method: 'POST',
 		path: CREATE_ARRAY,
@@ -59,6 +60,6 @@ export const createMany: CodeOperation = {
 		await runBatched(context, {
 			what: 'machine',
 			buildElement: async (item) => (await fromFields(NEW_MACHINE_FIELDS, item)).body,
-			send: async (elements) => await send(context, elements),
+			send: async (elements) => await sendCreateArray(context, elements),
 		}),
 };

@@ -9,6 +9,7 @@ import { replace } from './replace';
 import { update } from './update';
 import { updateEsg } from './updateEsg';
 import { updateMany } from './updateMany';
+import { upsert } from './upsert';
 
 export const machineResource: Resource = {
 	name: 'Machine',
@@ -18,6 +19,7 @@ export const machineResource: Resource = {
 	operations: [
 		create,
 		update,
+		upsert,
 		get,
 		getAll,
 		createMany,

@@ -55,13 +55,19 @@ async function completeMachine(context: IExecuteFunctions, item: Item): Promise<
 		what: 'machine',
 		itemIndex: item.index,
 	});
+	return withChanges(current, changes);
+}
+
+/** The machine as read, its plain values kept, with the changes (and its `id`) on top: a complete element [M2]. */
+export function withChanges(current: unknown, changes: IDataObject): IDataObject {
 	const kept: IDataObject = {};
 	for (const [name, value] of Object.entries(current && typeof current === 'object' ? current : {}))
 		if (!NOT_SENT_BACK.has(name) && value !== null && typeof value !== 'object') kept[name] = value;
 	return { ...kept, ...changes };
 }
 
-async function send(context: IExecuteFunctions, elements: IDataObject[]) {
+/** One update/array request: each element's outcome, however the answer itemises it [M1]. */
+export async function sendUpdateArray(context: IExecuteFunctions, elements: IDataObject[]) {
 	const answer = await sendJson(context, {
 		method: 'PUT',
 		path: UPDATE_ARRAY,
@@ -87,6 +93,6 @@ export const updateMany: CodeOperation = {
 		await runBatched(context, {
 			what: 'machine',
 			buildElement: async (item) => await completeMachine(context, item),
-			send: async (elements) => await send(context, elements),
+			send: async (elements) => await sendUpdateArray(context, elements),
 		}),
 };

@@ -16,7 +16,7 @@ import { fileOutput } from './output/file';
 import { itemsOutput, pagesOutput, type OutputOptions } from './output/items';
 import type { ReportOutput, Shape } from './output/reportOutput';
 import { simplifier } from './simplify';
-import type { ExportSummary } from './summary';
+import { summaryLine, type ExportSummary } from './summary';
 import { changeWindow, readWindow, zoneOf, type ReportWindow } from './window';
 import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 
@@ -61,20 +61,20 @@ async function buildQuery(
 }
 
 /**
- * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record, its times in
- * `timeZone`. `timeoutMs` bounds each file download (Items with Download Files).
+ * The output the item asks for: Items, One Item per Page, or File; Simplify shapes each record, its times in the
+ * window's zone. `timeoutMs` bounds each file download (Items with Download Files).
  */
 function openOutput(
 	item: Item,
 	feed: ReportFeed,
 	options: OutputOptions,
 	timeoutMs: number,
-	timeZone: string,
+	window: ReportWindow,
 ): ReportOutput {
 	const shape: Shape =
-		item.param<boolean>('simplify') === true ? simplifier(feed, timeZone) : (record) => record;
+		item.param<boolean>('simplify') === true ? simplifier(feed, window.zone) : (record) => record;
 	const output = item.param<string>('output') ?? 'items';
-	if (output === 'file') return fileOutput(item, feed, shape);
+	if (output === 'file') return fileOutput(item, feed, shape, window.description);
 	if (output === 'pages') return pagesOutput(item, options, shape);
 	return itemsOutput(item, feed, options, shape, timeoutMs);
 }
@@ -101,15 +101,22 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 				const parallel = slices ? parallelOf(item, options) : 1;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
-				const output = openOutput(item, feed, options, timeoutMs, window.zone);
+				const output = openOutput(item, feed, options, timeoutMs, window);
 				let count = 0;
 				// One record past the Limit is read, so the output can say whether more exist.
 				let more = false;
 				const summary = (): ExportSummary => {
 					const notes = [...window.notes(), ...(more ? [limitNotice(feed, limit)] : [])];
+					const done = { window: window.description, returned: count, moreExist: more, notes };
+					// What the export covered, said once per run above the output, not on every row.
+					context.addExecutionHints({
+						message: summaryLine(done, feed),
+						type: 'info',
+						location: 'outputPane',
+					});
 					for (const message of notes)
 						context.addExecutionHints({ message, type: more ? 'warning' : 'info', location: 'outputPane' });
-					return { window: window.description, returned: count, moreExist: more, notes };
+					return done;
 				};
 				const read: ReadOptions = {
 					query,

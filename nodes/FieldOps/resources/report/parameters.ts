@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { on, shown, type Field } from '../../parameters/field';
+import { before, on, shown, since, type Field } from '../../parameters/field';
 import { reportFiltersProperty } from '../../reporting/filters';
 import { outputFields } from './output/parameters';
-import { listFields, timeZone, windowFields } from './windowFields';
+import { listFields, timeZones, windowFields } from './windowFields';
 import { limit, returnAll, timeoutField } from '../../parameters/limits';
 import { feedValues, type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from '../../reporting/slices';
@@ -102,23 +102,38 @@ const options = field({
 	],
 });
 
+/**
+ * Return All: on for exports added from node version 1.3 (a weekly payroll export is never cut at 50 rows
+ * unnoticed); nodes saved before keep it off with their Limit, and so does an AI agent's tool (a period's every row
+ * would fill the model's context).
+ */
+const returnAlls: Field[] = [
+	{ property: { ...returnAll.property, displayOptions: { show: before(1.3) } } },
+	{
+		property: {
+			...returnAll.property,
+			default: true,
+			displayOptions: { show: { ...since(1.3), '@tool': [false] } },
+		},
+	},
+	{ property: { ...returnAll.property, displayOptions: { show: { ...since(1.3), '@tool': [true] } } } },
+];
+
 /** Each field written with the reports it shows for (the feeds table says which have a date window or filters). */
 const forFeeds = (test: (feed: ReportFeed) => boolean, fields: Field[]) =>
 	fields.map((f) => shown(on('report', ...feedValues(test)), f));
 const dated = forFeeds((feed) => feed.dateWindow, windowFields);
 const listed = forFeeds((feed) => !feed.dateWindow, listFields);
 const filters = forFeeds((feed) => feed.filters.length > 0, [field(reportFiltersProperty('operation'))]);
-const [zoneField, returnAllField, limitField, ...outputAndOptions] = forFeeds(
-	() => true,
-	[timeZone, returnAll, limit, ...outputFields, options, timeoutField],
-);
+const zoneFields = forFeeds(() => true, timeZones);
+const limitFields = forFeeds(() => true, [...returnAlls, limit]);
+const outputAndOptions = forFeeds(() => true, [...outputFields, options, timeoutField]);
 
 /** The parameters of one report: its period, the filters the spec lists for it, Return All / Limit, options. */
 export const reportFields = (feed: ReportFeed): Field[] => [
 	...(feed.dateWindow ? dated : listed),
-	zoneField,
+	...zoneFields,
 	...(feed.filters.length > 0 ? filters : []),
-	returnAllField,
-	limitField,
+	...limitFields,
 	...outputAndOptions,
 ];

@@ -2,11 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	addDays,
+	DAY_MS,
 	dayOf,
 	isoDay,
 	isoInZone,
 	startOfDay,
 	wallAt,
+	wallOfDay,
 	type CalendarDay,
 } from '../../parameters/zones';
 
@@ -106,6 +108,34 @@ export interface WindowDescription extends IDataObject {
 	timeZone: string;
 	from: string | null;
 	to: string | null;
+	/** What a file of the window is named after: 2026-W47, 2026-11, 2026-11-23, 2026-11-01-to-2026-11-15. */
+	fileSuffix: string;
+}
+
+/** The ISO 8601 week of a day, as a file or a payroll run names it: `2026-W09` (weeks start on Monday). */
+export function isoWeek(day: CalendarDay): string {
+	const date = wallOfDay(day);
+	const monday0 = (new Date(date).getUTCDay() + 6) % 7;
+	// The week belongs to the year of its Thursday.
+	const thursday = date + (3 - monday0) * DAY_MS;
+	const year = new Date(thursday).getUTCFullYear();
+	const week = 1 + Math.floor((thursday - Date.UTC(year, 0, 1)) / (7 * DAY_MS));
+	return `${year}-W${String(week).padStart(2, '0')}`;
+}
+
+function periodSuffix(window: DayWindow): string {
+	switch (window.period) {
+		case 'thisWeek':
+		case 'lastWeek':
+			return isoWeek(window.firstDay);
+		case 'thisMonth':
+		case 'lastMonth':
+			return isoDay(window.firstDay).slice(0, 7);
+		default:
+			return isoDay(window.firstDay) === isoDay(window.lastDay)
+				? isoDay(window.firstDay)
+				: `${isoDay(window.firstDay)}-to-${isoDay(window.lastDay)}`;
+	}
 }
 
 export function describeDays(window: DayWindow): WindowDescription {
@@ -120,6 +150,7 @@ export function describeDays(window: DayWindow): WindowDescription {
 		to: isoInZone(zone, window.to),
 		firstDay: isoDay(firstDay),
 		lastDay: isoDay(lastDay),
+		fileSuffix: periodSuffix(window),
 	};
 }
 
@@ -139,11 +170,20 @@ export function describeInstants(
 				: to !== undefined
 					? `until ${show(to)}`
 					: 'no date limit';
+	// A file is named after the days: the last is the day before an end at midnight.
+	const day = (ms: number) => isoDay(dayOf(wallAt(zone, ms)));
+	const first = from === undefined ? undefined : day(from);
+	const last =
+		to === undefined ? undefined : day(isoInZone(zone, to).endsWith('T00:00:00.000', 23) ? to - 1 : to);
+	let fileSuffix = first === last ? (first ?? '') : `${first}-to-${last}`;
+	if (first === undefined && last !== undefined) fileSuffix = `until-${last}`;
+	if (first !== undefined && last === undefined) fileSuffix = `from-${first}`;
 	return {
 		period: label,
 		text: `${label}: ${span} (${zone})`,
 		timeZone: zone,
 		from: from === undefined ? null : isoInZone(zone, from),
 		to: to === undefined ? null : isoInZone(zone, to),
+		fileSuffix,
 	};
 }

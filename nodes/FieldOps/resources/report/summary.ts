@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ReportFeed } from '../../reporting/feeds';
 import type { WindowDescription } from './period';
 
 /** What one export did, said in its output: the window it covered, how many records, whether the Limit cut it. */
@@ -25,4 +26,11 @@ export function summaryFields(summary: ExportSummary): IDataObject {
 		moreExist: summary.moreExist,
 		...(summary.notes.length > 0 && { note: summary.notes.join(' ') }),
 	};
+}
+
+/** The summary in one line: "Last Week: Monday 16 … (Europe/Oslo): 312 time registrations". */
+export function summaryLine(summary: ExportSummary, feed: ReportFeed): string {
+	const what = summary.returned === 1 ? feed.record : feed.name.toLowerCase();
+	const count = `${summary.returned} ${what}${summary.moreExist ? ' (the Limit; more exist)' : ''}`;
+	return summary.window ? `${summary.window.text}: ${count}` : count;
 }

@@ -5,7 +5,7 @@ import { FieldOpsFailure } from '../../transport/errors';
 import type { Item } from '../../items/items';
 import { GUESSED } from '../../reporting/columns';
 import type { ReportFeed } from '../../reporting/feeds';
-import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt } from '../../parameters/zones';
+import { DAY_MS, isTimeZone, isoDay, dayOf, wallAt, WORKFLOW_ZONE } from '../../parameters/zones';
 import {
 	describeDays,
 	describeInstants,
@@ -36,11 +36,12 @@ const WORK_DAY_MARGIN_MS = 2 * DAY_MS;
 /** The Time Zone field (default: the workflow's), checked. */
 export function zoneOf(item: Item): string {
 	const raw = item.param('timeZone');
-	const zone = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : item.context.getTimezone();
+	const chosen = typeof raw === 'string' ? raw.trim() : '';
+	const zone = chosen === '' || chosen === WORKFLOW_ZONE ? item.context.getTimezone() : chosen;
 	if (!isTimeZone(zone))
 		throw new FieldOpsFailure(
 			`Time Zone "${String(zone)}" is not a time zone`,
-			'Write it as Region/City, e.g. Europe/Oslo or America/New_York, or clear the field for this workflow’s time zone.',
+			'Write it as Region/City, e.g. Europe/Oslo or America/New_York, or choose the workflow’s time zone.',
 		);
 	return zone;
 }

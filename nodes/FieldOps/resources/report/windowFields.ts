@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Field } from '../../parameters/field';
+import { before, since, type Field } from '../../parameters/field';
+import { WORKFLOW_ZONE } from '../../parameters/zones';
 import { PERIODS, type PeriodName } from './period';
 
 /** Which records of a report: a period (or From/To), or those changed since a moment; the time zone of its dates. */
@@ -84,16 +85,34 @@ const periods: Field[] = [
 	}),
 ];
 
-/** The zone of the period's days, of dates typed without a zone, and of Simplify's times. */
-export const timeZone = field({
-	displayName: 'Time Zone',
-	name: 'timeZone',
-	type: 'string',
-	default: '={{ $now.zoneName }}',
-	placeholder: 'e.g. Europe/Oslo',
-	description:
-		"The time zone the period's days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in. By default this workflow's time zone (set it under Workflow Settings → Timezone; n8n's own default is America/New_York). Write another as Region/City, e.g. Europe/Oslo.",
-});
+const ZONE_TEXT =
+	"The time zone the period's days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in. By default this workflow's time zone (set it under Workflow Settings → Timezone; n8n's own default is America/New_York). Write another as Region/City, e.g. Europe/Oslo.";
+/**
+ * The zone of the period's days, of dates typed without a zone, and of Simplify's times. Nodes saved before 1.3
+ * keep their text field (an expression for the workflow's zone by default); from 1.3 it is a choice whose first
+ * entry is the workflow's zone by name, so nobody reads an expression (methods: getTimeZones).
+ */
+export const timeZones: Field[] = [
+	field({
+		displayName: 'Time Zone',
+		name: 'timeZone',
+		type: 'string',
+		default: '={{ $now.zoneName }}',
+		placeholder: 'e.g. Europe/Oslo',
+		displayOptions: { show: before(1.3) },
+		description: ZONE_TEXT,
+	}),
+	field({
+		displayName: 'Time Zone Name or ID',
+		name: 'timeZone',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getTimeZones' },
+		default: WORKFLOW_ZONE,
+		displayOptions: { show: since(1.3) },
+		description:
+			'The time zone the period’s days and weeks are counted in, dates typed without a zone are read in, and Simplify shows times in: by default this workflow’s (Workflow Settings → Timezone). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	}),
+];
 
 const inWindow = { show: { syncMode: ['window'], period: ['custom'] } };
 // Both ends optional: the spec lists FromDateTime and ToDateTime as filters, neither as required.

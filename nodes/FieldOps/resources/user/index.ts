@@ -8,6 +8,7 @@ import { get } from './get';
 import { getAll } from './getAll';
 import { replace } from './replace';
 import { update } from './update';
+import { upsert } from './upsert';
 
 export const userResource: Resource = {
 	name: 'User (Legacy)',
@@ -16,6 +17,6 @@ export const userResource: Resource = {
 	what: 'user',
 	notice:
 		'This is the legacy users API (v4). For new integrations use the Employee resource (v5), which also handles employments and tags.',
-	operations: [create, update, get, getAll, enable, disable, replace, checkDeletable, deleteUser],
+	operations: [create, update, upsert, get, getAll, enable, disable, replace, checkDeletable, deleteUser],
 	defaultOperation: get,
 };

@@ -21,7 +21,7 @@ export const TASKS = '/api/v4/integration/tasks';
 export const ONE_WORK_ORDER = `${TASKS}/{workOrder}`;
 
 /** Every optional work-order field of the API, for create, update and replace. */
-const workOrderFields: Field[] = [
+export const workOrderFields: Field[] = [
 	bodyField(
 		'Active',
 		'active',

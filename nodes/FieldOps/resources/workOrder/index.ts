@@ -10,6 +10,7 @@ import { getAllByNumber } from './getAllByNumber';
 import { getByProductionCode } from './getByProductionCode';
 import { replace } from './replace';
 import { update } from './update';
+import { upsert } from './upsert';
 
 export const workOrderResource: Resource = {
 	name: 'Work Order',
@@ -19,6 +20,7 @@ export const workOrderResource: Resource = {
 	operations: [
 		create,
 		update,
+		upsert,
 		get,
 		getAll,
 		getByNumber,

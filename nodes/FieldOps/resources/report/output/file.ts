@@ -8,6 +8,7 @@ import type { ReportFeed } from '../../../reporting/feeds';
 import type { ReportOutput, Shape } from './reportOutput';
 import type { FileOptions } from './parameters';
 import { summaryFields, type ExportSummary } from '../summary';
+import type { WindowDescription } from '../period';
 import { crc32, crc32Combine, MAX_ROWS, SheetRows, workbookParts } from './xlsx';
 import { ZipWriter } from './zip';
 
@@ -34,7 +35,12 @@ async function storedBytes(item: Item, binary: IBinaryData): Promise<AsyncIterab
  * header and every earlier row padded with empty cells (see csv.ts). Excel's rows go to the binary store
  * first; the workbook is then written around them with the header of every column (see xlsx.ts).
  */
-export function fileOutput(item: Item, feed: ReportFeed, shape: Shape): ReportOutput {
+export function fileOutput(
+	item: Item,
+	feed: ReportFeed,
+	shape: Shape,
+	window: WindowDescription | undefined,
+): ReportOutput {
 	const chosen = item.param<string>('fileFormat') ?? 'csv';
 	const format: Format = chosen === 'jsonl' || chosen === 'xlsx' ? chosen : 'csv';
 	const options = (item.param<FileOptions>('fileOptions') ?? {}) as FileOptions;
@@ -45,11 +51,13 @@ export function fileOutput(item: Item, feed: ReportFeed, shape: Shape): ReportOu
 	const table = new CsvTable(csv ? delimiter : ',', csv && delimiter === ';');
 	const sheet = new SheetRows();
 	const { extension, mimeType } = FORMATS[format];
-	const file = {
-		fileName:
-			options.fileName?.trim() || `${feed.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${extension}`,
-		mimeType,
-	};
+	// Without a File Name: the report's name, from node version 1.3 with its period (time-registrations-2026-W47).
+	const slug = feed.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+	const named =
+		item.context.getNode().typeVersion >= 1.3
+			? [slug.replace(/-$/, ''), window?.fileSuffix].filter(Boolean).join('-')
+			: slug;
+	const file = { fileName: options.fileName?.trim() || `${named}.${extension}`, mimeType };
 	let channel: ByteChannel | undefined;
 	// Excel: the rows written so far, for the sheet's CRC-32 and size.
 	let rowsCrc = 0;

@@ -15,18 +15,22 @@ export interface OutputOptions extends DownloadOptions {
 }
 
 /**
- * From version 1.2 every item says what the export covered (`_report`: the window in words and ISO, the count,
- * whether the Limit cut it): a reader of the spreadsheet made from the items sees which week it is. Nodes saved
- * before keep their items as they were.
+ * Nodes of version 1.2 say on every item what the export covered (`_report`: the window in words and ISO, the
+ * count, whether the Limit cut it). From 1.3 the execution hint says it once per run instead (export.ts), and the
+ * rows are only the records; an AI agent sees no hint, so its tool's first item keeps `_report`. Nodes saved
+ * before 1.2 keep their items as they were.
  */
 function withSummary(
 	item: Item,
 	entries: INodeExecutionData[],
 	summary: ExportSummary,
 ): INodeExecutionData[] {
-	if (item.context.getNode().typeVersion < 1.2) return entries;
+	const node = item.context.getNode();
+	if (node.typeVersion < 1.2) return entries;
+	const tool = node.type.endsWith('Tool');
+	if (node.typeVersion >= 1.3 && !tool) return entries;
 	const fields = { ...summaryFields(summary), returned: summary.returned };
-	for (const entry of entries) entry.json._report = fields;
+	for (const entry of node.typeVersion >= 1.3 ? entries.slice(0, 1) : entries) entry.json._report = fields;
 	return entries;
 }
 

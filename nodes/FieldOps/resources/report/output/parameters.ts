@@ -126,7 +126,8 @@ export const fileOptions = field({
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. hours-2026-W47.csv',
-			description: 'Name of the file; default: the report’s name with .csv, .xlsx or .jsonl',
+			description:
+				'Name of the file. Empty: the report and its period, e.g. time-registrations-2026-W47.xlsx (nodes added before version 1.3: the report’s name alone).',
 		},
 		{
 			displayName: 'Put File In Field',
