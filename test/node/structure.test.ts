@@ -107,8 +107,13 @@ describe('Field Ops node structure', () => {
 			p.displayOptions?.show?.resource?.includes(resource)
 				? ((p.displayOptions.show.operation as string[]) ?? [])
 				: [];
-		// A field split by node version (Report's Simplify) is one parameter per version, told apart by `@version`.
-		const versions = (p: INodeProperties) => JSON.stringify(p.displayOptions?.show?.['@version'] ?? null);
+		// A field split by node version (Report's Simplify) or by being an agent's tool (Report's Return All) is one
+		// parameter per case, told apart by `@version` and `@tool`.
+		const versions = (p: INodeProperties) =>
+			JSON.stringify([
+				p.displayOptions?.show?.['@version'] ?? null,
+				p.displayOptions?.show?.['@tool'] ?? null,
+			]);
 		for (const { resource, operation } of ALL) {
 			for (const field of fieldsOf(operation)) {
 				const matching = properties.filter(
