@@ -134,6 +134,8 @@ interface FeedBehaviour {
 	tokenOnFullPage?: boolean;
 	/** Answers every query as if it had no FromDateTime/ToDateTime. */
 	ignoresWindow?: boolean;
+	/** Records show only their day (`date`, as time registrations do), the window still counts their time. */
+	dayStamped?: boolean;
 	/** Delay before each answer (lets requests overlap; nothing is timed). */
 	delayMs?: number;
 	/** An answer in place of the page for some requests. */
@@ -191,7 +193,11 @@ function fakeFeed(all: FakeRecord[], behaviour: FeedBehaviour = {}) {
 		const more =
 			offset + chunk < inWindow.length || (behaviour.tokenOnFullPage === true && data.length === chunk);
 		const next = more ? Buffer.from(`${fingerprint}#${offset + chunk}`).toString('base64url') : '';
-		const body: IDataObject = { data: data.map(({ id, stopDateTime }) => ({ id, stopDateTime, qty: 1 })) };
+		const body: IDataObject = {
+			data: data.map(({ id, stopDateTime }) =>
+				behaviour.dayStamped ? { id, date: stopDateTime.slice(0, 10), qty: 1 } : { id, stopDateTime, qty: 1 },
+			),
+		};
 		if (next || behaviour.lastPage !== 'absent') body.continuationToken = next;
 		return { status: 200, body, count: data.length };
 	};
@@ -327,6 +333,36 @@ describe('Report in parallel time slices, against a fake reporting API', () => {
 		expect(ids(sliced.items)).toHaveLength(1600);
 		// Every token was one the slice's own query had given.
 		expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+	});
+
+	it('records that show only their day: a first page within one day still sizes slices smaller than the period', async () => {
+		// Three days of 200 time registrations each; a page of 50 holds a quarter of one day.
+		const all: FakeRecord[] = Array.from({ length: 600 }, (_, i) => {
+			const at = START + Math.floor((i * 3 * DAY) / 600);
+			return { id: `t${String(i).padStart(3, '0')}`, at, stopDateTime: new Date(at).toISOString() };
+		});
+		const feed = fakeFeed(all, { dayStamped: true });
+		env.fake.on('reporting', 'GET', '/v1/time-registrations', feed.reply);
+		// The period begins long before its records (a year asked for, three days used).
+		const parameters = {
+			operation: 'timeRegistrations',
+			fromDateTime: new Date(START - 365 * DAY).toISOString(),
+			toDateTime: new Date(START + 3 * DAY).toISOString(),
+		};
+		const sequence = await run({ pageSize: 50, parallelRequests: 1 }, parameters);
+		feed.answers.length = 0;
+		const sliced = await run({ pageSize: 50 }, parameters);
+		expect(sliced.error).toBeUndefined();
+		expect(ids(sequence.items)).toHaveLength(600);
+		expect(ids(sliced.items)).toEqual(ids(sequence.items));
+		// Each slice's first request: about a slice a day (a page of one day spans that day), not one for the year.
+		const slices = new Set(
+			feed.answers
+				.slice(1)
+				.filter((a) => a.token === null)
+				.map((a) => a.from),
+		);
+		expect(slices.size).toBeGreaterThanOrEqual(3);
 	});
 
 	it('a 429 inside a slice: the page is asked again, half as many requests at once from then on', async () => {

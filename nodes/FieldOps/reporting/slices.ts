@@ -19,11 +19,11 @@ import { readReportPages, type PageInfo, type ReadOptions, type ReportPage } fro
  *   at its first record the next slice with records holds, and asks for no page before its last one is judged.
  * - Slices are written in their order, each in the service's order: for a full-mode read ordered by date (what
  *   the feed's `fullModeDate` says), the order of a sequential read.
- * - A slice's width is learnt (R20): the first page's records per millisecond (over the span of its dates), then
- *   those of the latest slice read, each slice aimed at a little less than one page, at most 4 times wider or
- *   narrower than the one before (4 times wider after an empty one: a gap or the end of the records is crossed
- *   in a few requests). Edges fall on half seconds, where records stamped with whole seconds, minutes or days
- *   never are.
+ * - A slice's width is learnt (R20): the first page's records per millisecond (over the span of its dates, a day
+ *   counting whole), then those of the latest slice read, each slice aimed at a little less than one page, at
+ *   most 4 times wider or narrower than the one before (4 times wider after an empty one: a gap or the end of the
+ *   records is crossed in a few requests). Edges fall on half seconds, where records stamped with whole seconds,
+ *   minutes or days never are.
  * - Parallel Requests bounds the requests in flight (R21); a 429 or a Retry-After halves it for the rest of the read
  *   (the transport still retries that request). Pages read ahead of the one being written are bounded too.
  * - A failing slice fails the read with its window named; nothing after it is written.
@@ -45,6 +45,8 @@ export interface SliceOptions extends ReadOptions {
 	parallel: number;
 	/** The record's full-mode date, or near it, in epoch milliseconds: sizes the first slices. */
 	dateOf: (record: IDataObject) => number | undefined;
+	/** The time one date value stands for: a day where the date is a day, 0 where it is an instant. */
+	dateStep: number;
 	/** Records wanted (a Limit and one more): no slice is started for records beyond them. */
 	wanted?: number;
 }
@@ -88,6 +90,9 @@ export function fullModeDateOf(column: Column): (record: IDataObject) => number 
 		return undefined;
 	};
 }
+
+/** The time one value of the column stands for (SliceOptions.dateStep). */
+export const dateStepOf = (column: Column) => (column.kind === 'date' ? 86_400_000 : 0);
 
 /** An edge on a half second (never where whole seconds, minutes or days put many records at once). */
 const edgeAt = (ms: number) => Math.floor(ms / 1000) * 1000 + 500;
@@ -276,8 +281,10 @@ class SlicedRead {
 			last = Math.max(last, date);
 		}
 		const start = last - from > MIN_SLICE_MS && last < to ? edgeAt(last - 1) : undefined;
-		// The page's records over the time they span (the window may begin long before its first record).
-		if (start !== undefined) this.learn(page.data.length, last - Math.max(from, first) || start - from, 0);
+		// The page's records over the time they span (the window may begin long before its first record); a day
+		// stands for all of it, so a page of one day's records spans that day, not nothing (nor the whole window).
+		const span = last + this.options.dateStep - Math.max(from, first);
+		if (start !== undefined) this.learn(page.data.length, Math.max(span, MIN_SLICE_MS), 0);
 		this.cursor = start ?? from + (to - from) / (4 * this.limit);
 		if (to - this.cursor < MIN_SLICE_MS) return;
 		this.sliced = true;

@@ -7,6 +7,7 @@ import { readReportPages, type ReadOptions } from '../../reporting/pages';
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
+	dateStepOf,
 	fullModeDateOf,
 	readInSlices,
 } from '../../reporting/slices';
@@ -144,12 +145,10 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 						slices && parallel > 1 && feed.fullModeDate
 							? await readInSlices(context, feed, {
 									...read,
-									// A file keeps no records: its parallel requests share one page, so no more are in memory.
-									chunkLimit:
-										item.param('output') === 'file' ? Math.ceil(read.chunkLimit / parallel) : read.chunkLimit,
 									...slices,
 									parallel,
 									dateOf: fullModeDateOf(feed.fullModeDate),
+									dateStep: dateStepOf(feed.fullModeDate),
 									wanted: limit === Infinity ? undefined : limit + 1,
 								})
 							: await readReportPages(context, feed, read),

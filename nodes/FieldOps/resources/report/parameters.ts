@@ -89,7 +89,7 @@ const options = field({
 				},
 			},
 			description:
-				'How many pages of a period to ask Field Ops for at once: the period is cut into time slices read side by side, much faster against a distant service, with the records in the same order. 1 reads it in one sequence. If Field Ops answers "too many requests", the node halves this and carries on. Output: File splits the Page Size among them.',
+				'How many pages of a period to ask Field Ops for at once: the period is cut into time slices read side by side, much faster against a distant service, with the records in the same order. 1 reads it in one sequence. If Field Ops answers "too many requests", the node halves this and carries on.',
 		},
 		{
 			displayName: 'Put File In Field',
