@@ -1,16 +1,20 @@
 /**
  * 1. Extraction: 100,000 time registrations, against a sandbox answering at once (0 ms) and one adding 100 ms to
  * every request (`--latency-ms 100`, a remote service). (a) a raw undici loop over the continuation tokens at
- * ChunkLimit 10000 that drops each page; (a′) the same loop keeping every record as an object, which is what
- * n8n must do with items; (b) Field Ops "Report → Time Registrations, Return All" in n8n (Output: Items, raw
- * records); (c) n8n's HTTP Request node as a user configures it (generic OAuth2 credential, "update a parameter
- * in each request" pagination with the token expression, the API's default page size 2500) then Split Out.
- * (b) and (c) end in the same Summarize node, whose count is checked on every run. Runs are interleaved
- * (a, a′, b, c, a, …) so noise hits all four alike; ratios are per run.
+ * ChunkLimit 10000 that drops each page, and (a′) the same keeping every record (references, outside n8n);
+ * (b) Field Ops "Report → Time Registrations, Return All" in n8n (Output: Items, raw records) read in sequence
+ * (Parallel Requests 1), and (b∥) the same in parallel time slices (the option's default); (c) n8n's HTTP Request
+ * node as a user configures it (generic OAuth2 credential, "update a parameter in each request" pagination with
+ * the token expression, the API's default page size 2500) then Split Out; (d) the floor: a minimal node
+ * (`floor/`) reading the same pages through n8n's `httpRequestWithAuthentication` with the same Field Ops
+ * credential. Every workflow ends in the same Summarize node, whose count is checked on every run. Runs are
+ * interleaved (a, a′, b, b∥, c, d, …; b and d swap places every other round) so noise hits all alike; ratios
+ * are per run. n8n runs with its inspector so that its memory is collected before each run (lib.ts).
  */
 import { request } from 'undici';
 
 import { CREDENTIAL_TYPE } from '../scripts/n8n/run';
+import { FLOOR_NODE_TYPE, floorExtensionEnv } from './floor';
 import {
 	MiB,
 	fieldOpsCredentialData,
@@ -33,7 +37,7 @@ export const LATENCY_MS = 100;
 export const FROM = '2000-01-01T00:00:00Z';
 export const TO = '2100-01-01T00:00:00Z';
 
-/** (b): Field Ops "Report → Time Registrations, Return All" over the whole window, raw records as items. */
+/** (b): Field Ops "Report → Time Registrations, Return All" over the whole window, raw records as items, in sequence. */
 export const FIELD_OPS_EXPORT = {
 	name: 'Field Ops',
 	type: 'n8n-nodes-fieldops.fieldOps',
@@ -45,7 +49,24 @@ export const FIELD_OPS_EXPORT = {
 		fromDateTime: FROM,
 		toDateTime: TO,
 		returnAll: true,
+		options: { parallelRequests: 1 },
 	},
+};
+
+/** (b∥): the same in parallel time slices, at the option's default. */
+export const FIELD_OPS_SLICED: Omit<typeof FIELD_OPS_EXPORT, 'parameters'> & {
+	parameters: Omit<typeof FIELD_OPS_EXPORT.parameters, 'options'> & { options: Record<string, number> };
+} = {
+	...FIELD_OPS_EXPORT,
+	parameters: { ...FIELD_OPS_EXPORT.parameters, options: {} },
+};
+
+/** (d): the floor node over the same window and page size. */
+export const FLOOR_EXPORT = {
+	name: 'Field Ops',
+	type: FLOOR_NODE_TYPE,
+	typeVersion: 1,
+	parameters: { path: '/v1/time-registrations', fromDateTime: FROM, toDateTime: TO, pageSize: 10000 },
 };
 
 export const COUNT_NODE = {
@@ -99,7 +120,7 @@ export async function rawLoop(
 	return { ms, records, jsonBytes, pages };
 }
 
-/** (b) and (c) on one sandbox (the n8n credential named after it). */
+/** (b), (b∥), (c) and (d) on one sandbox (the n8n credential named after it). */
 async function workflows(
 	bench: BenchN8n,
 	sandbox: SandboxProcess,
@@ -107,10 +128,14 @@ async function workflows(
 	fieldOpsCredential: BenchN8n['fieldOpsCredential'],
 ) {
 	const { info, admin } = sandbox;
-	const fieldOps = await webhookWorkflow(bench, `Bench: Field Ops time registrations (${label})`, [
-		{ ...FIELD_OPS_EXPORT, credentials: fieldOpsCredential },
-		COUNT_NODE,
-	]);
+	const ours = (node: { name: string; type: string; [key: string]: unknown }, what: string) =>
+		webhookWorkflow(bench, `Bench: ${what} time registrations (${label})`, [
+			{ ...node, credentials: fieldOpsCredential },
+			COUNT_NODE,
+		]);
+	const fieldOps = await ours(FIELD_OPS_EXPORT, 'Field Ops');
+	const sliced = await ours(FIELD_OPS_SLICED, 'Field Ops in slices');
+	const floor = await ours(FLOOR_EXPORT, 'floor node');
 	const genericName = `Generic OAuth2 (${label})`;
 	const genericId = await bench.n8n.createCredential(genericName, 'oAuth2Api', {
 		grantType: 'clientCredentials',
@@ -161,7 +186,7 @@ async function workflows(
 		},
 		COUNT_NODE,
 	]);
-	return { fieldOps, httpRequest };
+	return { fieldOps, sliced, floor, httpRequest };
 }
 
 const counted = (response: unknown, what: string, expected: number) => {
@@ -170,27 +195,26 @@ const counted = (response: unknown, what: string, expected: number) => {
 		throw new Error(`${what} returned ${count} records, the sandbox serves ${expected}: not a valid run`);
 };
 
-/** Interleaved runs of (a), (a′), (b), (c) on one sandbox; figures named with `at` ("0 ms", "100 ms"). */
-async function measure(
-	runs: number,
-	sandbox: SandboxProcess,
-	flows: Awaited<ReturnType<typeof workflows>>,
-	at: string,
-	expected: number,
-) {
-	const { fieldOps, httpRequest } = flows;
+type Flows = Awaited<ReturnType<typeof workflows>>;
+type Flow = keyof Flows;
+const NAMES: Record<Flow, string> = {
+	fieldOps: 'Field Ops',
+	sliced: 'Field Ops in slices',
+	floor: 'the floor node',
+	httpRequest: 'HTTP Request',
+};
+
+/** Interleaved runs of (a), (a′), (b), (b∥), (c), (d) on one sandbox; figures named with `at` ("0 ms", "100 ms"). */
+async function measure(runs: number, sandbox: SandboxProcess, flows: Flows, at: string, expected: number) {
 	// One unrecorded round first: n8n's first run of a workflow loads and compiles what it needs.
-	counted((await fieldOps.run()).response, 'Field Ops', expected);
-	counted((await httpRequest.run()).response, 'HTTP Request', expected);
+	for (const flow of Object.keys(flows) as Flow[])
+		counted((await flows[flow].run()).response, NAMES[flow], expected);
 	const s = {
 		a: [] as number[],
 		aKeep: [] as number[],
-		b: [] as number[],
-		c: [] as number[],
-		bMem: [] as number[],
-		cMem: [] as number[],
-		bIds: [] as string[],
-		cIds: [] as string[],
+		ms: { fieldOps: [], sliced: [], floor: [], httpRequest: [] } as Record<Flow, number[]>,
+		mem: { fieldOps: [], sliced: [], floor: [], httpRequest: [] } as Record<Flow, number[]>,
+		ids: { fieldOps: [], sliced: [], floor: [], httpRequest: [] } as Record<Flow, string[]>,
 	};
 	for (let i = 0; i < runs; i++) {
 		for (const keep of [false, true]) {
@@ -198,28 +222,29 @@ async function measure(
 			if (raw.records !== expected) throw new Error(`raw loop read ${raw.records}, expected ${expected}`);
 			(keep ? s.aKeep : s.a).push(raw.ms);
 		}
-		const ours = await fieldOps.run();
-		counted(ours.response, 'Field Ops', expected);
-		s.b.push(ours.ms);
-		s.bIds.push(ours.executionId);
-		s.bMem.push((ours.rssPeak - ours.rssBaseline) / MiB);
-		const theirs = await httpRequest.run();
-		counted(theirs.response, 'HTTP Request', expected);
-		s.c.push(theirs.ms);
-		s.cIds.push(theirs.executionId);
-		s.cMem.push((theirs.rssPeak - theirs.rssBaseline) / MiB);
+		const order: Flow[] =
+			i % 2 === 0
+				? ['fieldOps', 'floor', 'sliced', 'httpRequest']
+				: ['floor', 'fieldOps', 'sliced', 'httpRequest'];
+		for (const flow of order) {
+			const run = await flows[flow].run();
+			counted(run.response, NAMES[flow], expected);
+			s.ms[flow].push(run.ms);
+			s.mem[flow].push((run.rssPeak - run.rssBaseline) / MiB);
+			s.ids[flow].push(run.executionId);
+		}
 	}
 	const per = (x: number[], y: number[]) => x.map((v, i) => v / y[i]);
-	// Where (b) and (c) spend their time: each node's own executionTime, read from the saved executions after
-	// the timed runs (each holds 100,000 records: reading them back during the runs would disturb them).
-	const nodeMs = async (workflow: typeof fieldOps, executionIds: string[], node: string) => {
+	// Where the time goes: each first node's own executionTime, read from the saved executions after the timed
+	// runs (each holds 100,000 records: reading them back during the runs would disturb them).
+	const nodeMs = async (flow: Flow, node: string) => {
 		const times: number[] = [];
-		for (const executionId of executionIds) {
+		for (const executionId of s.ids[flow]) {
 			// A 70 MB answer; n8n sometimes closes the connection under load: ask again.
 			let execution;
 			for (let attempt = 1; !execution; attempt++) {
 				try {
-					execution = await workflow.execution(executionId);
+					execution = await flows[flow].execution(executionId);
 				} catch (error) {
 					if (attempt >= 3) throw error;
 				}
@@ -232,30 +257,43 @@ async function measure(
 		return times;
 	};
 	const zero = at === '0 ms';
-	const figures = [
-		figure(`${at}: (a) raw undici loop, drops each page`, 'ms', s.a),
-		figure(`${at}: (a′) raw loop keeping the records`, 'ms', s.aKeep),
-		figure(`${at}: (b) Field Ops Report → Return All (execution)`, 'ms', s.b),
-		figure(`${at}: (c) HTTP Request + pagination + Split Out (execution)`, 'ms', s.c),
-		figure(`${at}: b / a′`, 'ratio', per(s.b, s.aKeep), zero ? { atMost: 1.3 } : undefined),
-		figure(`${at}: b / a`, 'ratio', per(s.b, s.a)),
-		figure(`${at}: c / b`, 'ratio', per(s.c, s.b), zero ? undefined : { atLeast: 3 }),
+	const { ms, mem } = s;
+	const figures: Figure[] = [
+		figure(`${at}: (a) raw undici loop, drops each page (reference)`, 'ms', s.a),
+		figure(`${at}: (a′) raw loop keeping the records (reference)`, 'ms', s.aKeep),
+		figure(`${at}: (b) Field Ops, in sequence (execution)`, 'ms', ms.fieldOps),
+		figure(`${at}: (b∥) Field Ops, parallel time slices (execution)`, 'ms', ms.sliced),
+		figure(`${at}: (c) HTTP Request + pagination + Split Out (execution)`, 'ms', ms.httpRequest),
+		figure(`${at}: (d) floor node: n8n's request helper alone (execution)`, 'ms', ms.floor),
+		figure(`${at}: b / d`, 'ratio', per(ms.fieldOps, ms.floor), { atMost: 1.1 }),
+		figure(`${at}: b / a′ (reference)`, 'ratio', per(ms.fieldOps, s.aKeep)),
+		figure(`${at}: d / a′ (reference)`, 'ratio', per(ms.floor, s.aKeep)),
+		figure(`${at}: (b) peak RSS growth of n8n`, 'MiB', mem.fieldOps),
+		figure(`${at}: (b∥) peak RSS growth of n8n`, 'MiB', mem.sliced),
+		figure(`${at}: (c) peak RSS growth of n8n`, 'MiB', mem.httpRequest),
+		figure(`${at}: (d) peak RSS growth of n8n`, 'MiB', mem.floor),
+		figure(`${at}: b / d, memory`, 'ratio', per(mem.fieldOps, mem.floor), { atMost: 1.1 }),
 	];
-	// Each node's share only at 0 ms (at 100 ms it is the same work plus the waits).
 	if (zero)
 		figures.push(
-			figure(`${at}: (b) of which the Field Ops node`, 'ms', await nodeMs(fieldOps, s.bIds, 'Field Ops')),
-			figure(
-				`${at}: (c) of which the HTTP Request node`,
-				'ms',
-				await nodeMs(httpRequest, s.cIds, 'HTTP Request'),
-			),
+			figure(`${at}: b∥ / b (slices against sequence)`, 'ratio', per(ms.sliced, ms.fieldOps), { atMost: 1 }),
+			figure(`${at}: (b) of which the Field Ops node`, 'ms', await nodeMs('fieldOps', 'Field Ops')),
+			figure(`${at}: (d) of which the floor node`, 'ms', await nodeMs('floor', 'Field Ops')),
+			figure(`${at}: (c) of which the HTTP Request node`, 'ms', await nodeMs('httpRequest', 'HTTP Request')),
 		);
-	return { samples: s, figures: figures as Figure[] };
+	else
+		figures.push(
+			figure(`${at}: c / b∥`, 'ratio', per(ms.httpRequest, ms.sliced), { atLeast: 3 }),
+			figure(`${at}: a / b∥`, 'ratio', per(s.a, ms.sliced), { atLeast: 2 }),
+			figure(`${at}: c / b (reference)`, 'ratio', per(ms.httpRequest, ms.fieldOps)),
+			figure(`${at}: a / b (reference)`, 'ratio', per(s.a, ms.fieldOps)),
+		);
+	return { samples: s, figures };
 }
 
 export async function run({ runs }: { runs: number }): Promise<Section> {
-	return withSandboxAndN8n(['--scale', String(SCALE)], {}, async (sandbox, bench) => {
+	const n8nOptions = { inspect: true, env: floorExtensionEnv() };
+	return withSandboxAndN8n(['--scale', String(SCALE)], n8nOptions, async (sandbox, bench) => {
 		const remote = await startSandboxProcess(['--scale', String(SCALE), '--latency-ms', String(LATENCY_MS)]);
 		try {
 			const remoteName = `Field Ops (bench, ${LATENCY_MS} ms)`;
@@ -286,7 +324,6 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 				warm.records,
 			);
 			const jsonMiB = warm.jsonBytes / MiB;
-			const m = local.samples;
 			return {
 				id: 'extraction',
 				title: `Extraction of ${warm.records} time registrations, at 0 and ${LATENCY_MS} ms per request`,
@@ -300,13 +337,10 @@ export async function run({ runs }: { runs: number }): Promise<Section> {
 				figures: [
 					...local.figures,
 					...far.figures,
-					figure('0 ms: (b) peak RSS growth of n8n', 'MiB', m.bMem),
-					figure('0 ms: (c) peak RSS growth of n8n', 'MiB', m.cMem),
 					figure(
-						'0 ms: (b) peak RSS growth / records JSON size',
+						'0 ms: (b) peak RSS growth / records JSON size (reference)',
 						'ratio',
-						m.bMem.map((v) => v / jsonMiB),
-						{ atMost: 1.5 },
+						local.samples.mem.fieldOps.map((v) => v / jsonMiB),
 					),
 				],
 				notes: [],

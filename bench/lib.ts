@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 
 import {
 	CREDENTIAL_TYPE,
+	freePort,
 	startN8n,
 	viaLocalhost,
 	type N8nInstance,
@@ -172,18 +173,64 @@ export interface BenchN8n {
 	n8n: N8nInstance;
 	/** `{ fieldOpsOAuth2Api: { id, name } }`, ready for a node's `credentials`. */
 	fieldOpsCredential: Record<string, { id: string; name: string }>;
+	/**
+	 * With `inspect`: n8n's garbage collected and its unused memory given back (V8's low-memory notification),
+	 * so that each run's RSS growth starts from the same floor whatever ran before it.
+	 */
+	collectGarbage?: () => Promise<void>;
 	stop(): Promise<void>;
 }
 
+export interface BenchN8nOptions extends StartOptions {
+	/** Start n8n with its inspector on loopback (see {@link BenchN8n.collectGarbage}). */
+	inspect?: boolean;
+}
+
+/** The inspector protocol of a process started with `--inspect` (Node 22+ has WebSocket built in). */
+export async function connectInspector(port: number) {
+	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+		webSocketDebuggerUrl: string;
+	}[];
+	const socket = new WebSocket(target.webSocketDebuggerUrl);
+	await new Promise((ready) => socket.addEventListener('open', ready, { once: true }));
+	const waiting = new Map<number, (result: unknown) => void>();
+	socket.addEventListener('message', (event) => {
+		const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+		if (message.id) waiting.get(message.id)?.(message.result);
+	});
+	let lastId = 0;
+	const send = <T>(method: string, params: object = {}) =>
+		new Promise<T>((answer) => {
+			waiting.set(++lastId, answer as (result: unknown) => void);
+			socket.send(JSON.stringify({ id: lastId, method, params }));
+		});
+	return { send, close: () => socket.close() };
+}
+
 /** A real n8n (owner, API key, a Field Ops credential on the sandbox's admin client). */
-async function startBenchN8n(sandbox: SandboxProcess, options: StartOptions = {}): Promise<BenchN8n> {
-	const n8n = await startN8n(options);
+async function startBenchN8n(sandbox: SandboxProcess, options: BenchN8nOptions = {}): Promise<BenchN8n> {
+	const { inspect, ...startOptions } = options;
+	const port = inspect ? await freePort() : undefined;
+	const n8n = await startN8n(
+		port === undefined
+			? startOptions
+			: { ...startOptions, env: { ...startOptions.env, NODE_OPTIONS: `--inspect=127.0.0.1:${port}` } },
+	);
 	try {
 		await n8n.setupOwner();
 		await n8n.createApiKey();
 		const name = 'Field Ops (bench)';
 		const id = await n8n.createCredential(name, CREDENTIAL_TYPE, fieldOpsCredentialData(sandbox));
-		return { n8n, fieldOpsCredential: { [CREDENTIAL_TYPE]: { id, name } }, stop: () => n8n.stop() };
+		const inspector = port === undefined ? undefined : await connectInspector(port);
+		return {
+			n8n,
+			fieldOpsCredential: { [CREDENTIAL_TYPE]: { id, name } },
+			collectGarbage: inspector && (async () => void (await inspector.send('HeapProfiler.collectGarbage'))),
+			async stop() {
+				inspector?.close();
+				await n8n.stop();
+			},
+		};
 	} catch (error) {
 		await n8n.stop();
 		throw error;
@@ -193,7 +240,7 @@ async function startBenchN8n(sandbox: SandboxProcess, options: StartOptions = {}
 /** Starts the sandbox (with `sandboxArgs`) and an n8n on it, runs `work`, and stops both whatever happens. */
 export async function withSandboxAndN8n<T>(
 	sandboxArgs: string[],
-	n8nOptions: StartOptions,
+	n8nOptions: BenchN8nOptions,
 	work: (sandbox: SandboxProcess, bench: BenchN8n) => Promise<T>,
 ): Promise<T> {
 	const sandbox = await startSandboxProcess(sandboxArgs);
@@ -261,7 +308,7 @@ export interface WebhookWorkflow {
 /**
  * Imports and activates a workflow that starts with a webhook and returns the last node's first item when it
  * is done. `nodes` are the nodes after the webhook, connected in a line; `connections` (optional) replaces the
- * line. Each node gets the Field Ops credential when its type is ours and it has none.
+ * line. Each node gets the Field Ops credential when its type is ours (or the floor node) and it has none.
  */
 export async function webhookWorkflow(
 	bench: BenchN8n,
@@ -299,9 +346,7 @@ export async function webhookWorkflow(
 		id: randomUUID(),
 		position: [260 * (index + 1), 0],
 		...node,
-		...(node.type.startsWith('n8n-nodes-fieldops.') && !node.credentials
-			? { credentials: bench.fieldOpsCredential }
-			: {}),
+		...(/\.fieldOps/.test(node.type) && !node.credentials ? { credentials: bench.fieldOpsCredential } : {}),
 	}));
 	const all = [webhook, ...placed] as WorkflowFile['nodes'];
 	const line: Record<string, unknown> = {};
@@ -323,6 +368,7 @@ export async function webhookWorkflow(
 	return {
 		id,
 		async run(body = {}) {
+			await bench.collectGarbage?.();
 			const before = await latestId();
 			const pid = n8n.process.pid;
 			if (!pid) throw new Error('n8n has no pid');

@@ -1,6 +1,7 @@
 /**
- * `npm run bench:profile [-- --file]`: where (b) of the extraction spends its time. Runs Field Ops "Report →
- * Time Registrations, Return All" over 100,000 records three times in a real n8n while n8n's own CPU profiler
+ * `npm run bench:profile [-- --file] [-- --floor | --sliced] [-- --page-size N]`: where (b) of the extraction spends its time (or
+ * (d), the floor node, or (b∥), the slices). Runs Field Ops "Report → Time Registrations, Return All" over
+ * 100,000 records three times in a real n8n while n8n's own CPU profiler
  * (the inspector, on loopback) records, then prints self time by package and by function. `--file` profiles
  * Output: File (CSV of the raw records, filesystem binary data) instead, the export of the `million` section at a
  * tenth of its size. The profile covers the executions and their saving; it is written to
@@ -11,8 +12,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { freePort } from '../scripts/n8n/run';
-import { FIELD_OPS_EXPORT, SCALE } from './extraction';
-import { ROOT, webhookWorkflow, withSandboxAndN8n } from './lib';
+import { FIELD_OPS_EXPORT, FIELD_OPS_SLICED, FLOOR_EXPORT, SCALE } from './extraction';
+import { floorExtensionEnv } from './floor';
+import { ROOT, connectInspector, webhookWorkflow, withSandboxAndN8n } from './lib';
 
 const RUNS = 3;
 
@@ -24,27 +26,6 @@ interface Profile {
 	}[];
 	samples: number[];
 	timeDeltas: number[];
-}
-
-/** The inspector's Profiler domain over its WebSocket (Node 22+ has WebSocket built in). */
-async function profiler(port: number) {
-	const [target] = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
-		webSocketDebuggerUrl: string;
-	}[];
-	const socket = new WebSocket(target.webSocketDebuggerUrl);
-	await new Promise((ready) => socket.addEventListener('open', ready, { once: true }));
-	const waiting = new Map<number, (result: unknown) => void>();
-	socket.addEventListener('message', (event) => {
-		const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-		if (message.id) waiting.get(message.id)?.(message.result);
-	});
-	let lastId = 0;
-	const send = <T>(method: string, params: object = {}) =>
-		new Promise<T>((answer) => {
-			waiting.set(++lastId, answer as (result: unknown) => void);
-			socket.send(JSON.stringify({ id: lastId, method, params }));
-		});
-	return { send, close: () => socket.close() };
 }
 
 function selfTimeTable(
@@ -86,25 +67,51 @@ const functionOf = ({
 	`${functionName || '(anonymous)'}  ${url.replace(/.*node_modules\//, '')}${url ? `:${lineNumber + 1}` : ''}`;
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { file: { type: 'boolean', default: false } } });
+	const { values } = parseArgs({
+		options: {
+			file: { type: 'boolean', default: false },
+			floor: { type: 'boolean', default: false },
+			sliced: { type: 'boolean', default: false },
+			'page-size': { type: 'string' },
+		},
+	});
+	const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
 	const port = await freePort();
+	const base = values.floor ? FLOOR_EXPORT : values.sliced ? FIELD_OPS_SLICED : FIELD_OPS_EXPORT;
+	const sized =
+		pageSize === undefined
+			? base
+			: values.floor
+				? { ...base, parameters: { ...base.parameters, pageSize } }
+				: {
+						...base,
+						parameters: {
+							...base.parameters,
+							options: { ...(base.parameters as { options?: object }).options, pageSize },
+						},
+					};
 	const node = values.file
 		? {
-				...FIELD_OPS_EXPORT,
+				...sized,
 				typeVersion: 1.1,
-				parameters: { ...FIELD_OPS_EXPORT.parameters, simplify: false, output: 'file', fileFormat: 'csv' },
+				parameters: { ...sized.parameters, simplify: false, output: 'file', fileFormat: 'csv' },
 			}
-		: FIELD_OPS_EXPORT;
-	const env = { NODE_OPTIONS: `--inspect=127.0.0.1:${port}`, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' };
+		: sized;
+	const env = {
+		NODE_OPTIONS: `--inspect=127.0.0.1:${port}`,
+		N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+		...floorExtensionEnv(),
+	};
 	await withSandboxAndN8n(['--scale', String(SCALE)], { env }, async (_sandbox, bench) => {
+		const what = values.floor ? 'the floor node' : values.sliced ? 'Field Ops in slices' : 'Field Ops';
 		const workflow = await webhookWorkflow(
 			bench,
-			`Profile: Field Ops time registrations${values.file ? ' to a CSV file' : ''}`,
+			`Profile: ${what}, time registrations${values.file ? ' to a CSV file' : ''}`,
 			[node],
 			{ responseData: 'noData' },
 		);
 		await workflow.run(); // warm-up, not profiled
-		const inspector = await profiler(port);
+		const inspector = await connectInspector(port);
 		await inspector.send('Profiler.enable');
 		await inspector.send('Profiler.setSamplingInterval', { interval: 200 });
 		await inspector.send('Profiler.start');

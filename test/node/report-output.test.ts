@@ -80,7 +80,12 @@ describe('Field Ops → Report → Output', () => {
 	});
 
 	it('One Item per Page: each page’s records in one item, the same records in the same order as Items', async () => {
-		const params = { ...windowed('timeRegistrations'), simplify: false, options: { pageSize: 40 } };
+		// In one sequence, so every page but the last is full (time slices end with short pages).
+		const params = {
+			...windowed('timeRegistrations'),
+			simplify: false,
+			options: { pageSize: 40, parallelRequests: 1 },
+		};
 		const items = (await run(params)).items['Field Ops'].map((item) => item.json);
 		const pages = (await run({ ...params, output: 'pages' })).items['Field Ops'];
 		expect(items.length).toBeGreaterThan(80);
@@ -246,8 +251,9 @@ describe('Field Ops → Report → Output', () => {
 				headers: { 'Retry-After': '0' },
 			},
 		});
+		// In one sequence, so the faults hit its page 3 (a failing time slice: report-slices).
 		const result = await run(
-			{ ...windowed('timeRegistrations'), output: 'file', options: { pageSize: 10 } },
+			{ ...windowed('timeRegistrations'), output: 'file', options: { pageSize: 10, parallelRequests: 1 } },
 			true,
 		);
 		await call(sb().coreUrl, '/__sandbox/faults', { method: 'DELETE' });

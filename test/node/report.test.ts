@@ -76,13 +76,14 @@ describe('Field Ops → Report', () => {
 		expect(one.items['Field Ops']).toHaveLength(30);
 		expect((await stats()).requests['GET /v1/time-registrations']).toBe(1);
 
+		// In one sequence (time slices have their own Limit test: report-slices).
 		await resetStats();
 		const three = await run({
 			operation: 'timeRegistrations',
 			...windowParams(),
 			returnAll: false,
 			limit: 25,
-			options: { pageSize: 10 },
+			options: { pageSize: 10, parallelRequests: 1 },
 		});
 		expect(three.items['Field Ops']).toHaveLength(25);
 		expect((await stats()).requests['GET /v1/time-registrations']).toBe(3);
@@ -97,11 +98,12 @@ describe('Field Ops → Report', () => {
 		});
 		await resetStats();
 
+		// In one sequence, whose requests are counted (time slices recover the same way: report-slices).
 		const result = await run({
 			operation: 'timeRegistrations',
 			...params,
 			returnAll: true,
-			options: { pageSize: 50 },
+			options: { pageSize: 50, parallelRequests: 1 },
 		});
 
 		expect(result.error).toBeUndefined();

@@ -54,6 +54,13 @@ export interface ReportFeed {
 	 */
 	workDay?: boolean;
 	/**
+	 * Full mode (a period) is ordered by one date across the whole read and windowed on it by FromDateTime and
+	 * ToDateTime: the spec says so of absences (their date) and machine registrations (their stop time); time
+	 * registrations and payroll lines are taken to be the same, by their work day (docs/assumptions.md R19).
+	 * Such a period may be read in parallel time slices; this column (the date, or near it) sizes them.
+	 */
+	fullModeDate?: Column;
+	/**
 	 * The trigger's cursor: the field carrying the modification time, where the spec SHOWS it, and whether
 	 * incremental pages come in that order across the whole read. Without it the trigger uses its poll clock.
 	 */
@@ -164,6 +171,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: true,
 		files: 'pdf',
 		workDay: true,
+		fullModeDate: shown('Date', 'date', 'date'),
 		columns: [
 			shown('Employee Number', 'employeeNumber'),
 			shown('Date', 'date', 'date'),
@@ -269,6 +277,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		filters: [],
 		dateWindow: true,
 		tombstones: true,
+		fullModeDate: shown('End', 'stopDateTime', 'time'),
 		cursor: { modified: 'modifiedDateTime', ordered: true },
 		columns: [
 			shown('Machine', 'machineName'),
@@ -301,6 +310,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: false,
 		idFields: ['payrollLineId'],
 		workDay: true,
+		fullModeDate: G.date,
 		...payroll(false),
 	},
 	{
@@ -314,6 +324,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: false,
 		idFields: ['payrollLineId'],
 		workDay: true,
+		fullModeDate: G.date,
 		...payroll(true),
 	},
 	{
@@ -359,6 +370,7 @@ export const REPORT_FEEDS: ReportFeed[] = [
 		tombstones: false,
 		idFields: ['timeRegistrationId'],
 		workDay: true,
+		fullModeDate: G.date,
 		columns: [
 			G.employee,
 			G.employeeNumber,

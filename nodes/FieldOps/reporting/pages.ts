@@ -32,6 +32,12 @@ export interface ReadOptions {
 	onPage(page: ReportPage, info: PageInfo): void | Promise<void>;
 	itemIndex?: number;
 	timeoutMs?: number;
+	/** Which part of the read this is, for messages ("records dated … – …"). */
+	label?: string;
+	/** Each request is sent inside it (a slot of the parallel requests). */
+	around?: <T>(send: () => Promise<T>) => Promise<T>;
+	/** The service asked to slow down (a 429 or a Retry-After); the request is retried all the same. */
+	throttled?: () => void;
 }
 
 /** Attempts per page on 429/5xx/dropped, stalled or unreadable answers, before the error is shown. */
@@ -77,18 +83,22 @@ export async function readReportPages(
 		try {
 			if (number > maxPages)
 				throw new FieldOpsFailure(`more than ${maxPages} pages without an end: the service does not stop`);
-			const response = await send(context, {
-				api: 'reporting',
-				method: 'GET',
+			const request = {
+				api: 'reporting' as const,
+				method: 'GET' as const,
 				path: feed.path,
 				qs: { ...options.query, ChunkLimit: chunkLimit, ...(token ? { ContinuationToken: token } : {}) },
 				what: 'report',
 				itemIndex: options.itemIndex,
 				retries: PAGE_RETRIES,
 				timeoutMs: options.timeoutMs,
+				throttled: options.throttled,
 				// A malformed page is asked for again, then an error: never read as an empty page.
 				check: pageProblem,
-			});
+			};
+			const response = options.around
+				? await options.around(async () => await send(context, request))
+				: await send(context, request);
 			const page = response.body as ReportPage;
 			token = page.continuationToken || undefined;
 			if (token !== undefined && seen.has(token))
@@ -98,7 +108,7 @@ export async function readReportPages(
 			await options.onPage(page, { number, serverTime: Number.isNaN(serverTime) ? undefined : serverTime });
 		} catch (error) {
 			const failure = nodeError(context.getNode(), error, options.itemIndex);
-			failure.message = `${feed.name}, page ${number}: ${failure.message}`;
+			failure.message = `${feed.name}, ${options.label ? `${options.label}, ` : ''}page ${number}: ${failure.message}`;
 			if (error instanceof FieldOpsFailure && !failure.description)
 				failure.description =
 					'Nothing after this page was read. Try again; if it keeps happening, contact Field Ops support.';

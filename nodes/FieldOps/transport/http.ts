@@ -39,6 +39,8 @@ export interface ApiRequest {
 	retries?: number;
 	/** `json`: the answer must be JSON; `stream`: the body is handed over unread (files). Default: JSON if it is JSON. */
 	expect?: 'json' | 'stream';
+	/** Called when the service asks to slow down (a 429, or a Retry-After), before the read is retried. */
+	throttled?: () => void;
 	/** The shape the caller needs: what is wrong with the answer, or nothing. Retried on reads like a cut-off answer. */
 	check?: (body: unknown) => string | undefined;
 }

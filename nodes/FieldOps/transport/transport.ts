@@ -153,6 +153,7 @@ async function attempt<T>(context: FieldOpsContext, request: ApiRequest): Promis
 			attempt--;
 			continue;
 		}
+		if (response.statusCode === 429 || response.headers?.['retry-after'] !== undefined) request.throttled?.();
 		if (RETRYABLE.has(response.statusCode) && attempt < retries) {
 			discard(response.body);
 			await sleep(retryDelayMs(attempt + 1, response.headers?.['retry-after']));

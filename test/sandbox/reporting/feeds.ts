@@ -175,6 +175,18 @@ function startIndex(
 	return lo;
 }
 
+/** First index in `sorted` whose time is at or after `t`. */
+function firstAtOrAfter(sorted: FeedRecord[], key: 'dateMs' | 'createdMs' | 'modifiedMs', t: number): number {
+	let lo = 0;
+	let hi = sorted.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (sorted[mid][key] < t) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
 export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: KindDefinition): Reply {
 	const query = parseFeedQuery(ctx, sandbox, definition.filters, ['Approved', 'ApprovedPayroll', 'Locked']);
 	const store = feedStore(sandbox, definition);
@@ -184,10 +196,20 @@ export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: Kin
 	const key = query.incremental ? 'modifiedMs' : dateKey;
 	const sorted = store.sorted(order);
 	const position = query.token ? decodeToken(query.token, query.fingerprint) : undefined;
-	let index = position ? startIndex(sorted, key, position.t, position.id, definition.groupTies) : 0;
+	// Records are sorted by the window's own time: a first page starts at the window's start and every page stops
+	// at its end, as an indexed service would (a time slice of a large feed costs no scan of the rest).
+	const [windowStart, windowEnd] = query.incremental ? [query.since, query.before] : [query.from, query.to];
+	let index = position
+		? startIndex(sorted, key, position.t, position.id, definition.groupTies)
+		: windowStart === undefined
+			? 0
+			: firstAtOrAfter(sorted, key, windowStart);
+	const past = (record: FeedRecord) =>
+		windowEnd !== undefined && (query.incremental ? record[key] >= windowEnd : record[key] > windowEnd);
 	const page: FeedRecord[] = [];
 	for (; index < sorted.length; index++) {
 		const record = sorted[index];
+		if (past(record)) break;
 		if (!matches(record, query, definition, variant, dateKey)) continue;
 		// Records sharing one exact time stay on one page, even past ChunkLimit (machine registrations).
 		if (
@@ -198,7 +220,7 @@ export function servePage(ctx: RequestContext, sandbox: Sandbox, definition: Kin
 		page.push(record);
 	}
 	let more = false;
-	for (let rest = index; rest < sorted.length && !more && page.length > 0; rest++)
+	for (let rest = index; rest < sorted.length && !more && page.length > 0 && !past(sorted[rest]); rest++)
 		more = matches(sorted[rest], query, definition, variant, dateKey);
 	const last = page[page.length - 1];
 	const token = more && last ? encodeToken({ t: last[key], id: last.id, q: query.fingerprint }) : '';

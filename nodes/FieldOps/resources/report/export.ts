@@ -3,7 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import { readLimit, timeoutOf } from '../../parameters/limits';
 import { forEachItem, type Item } from '../../items/items';
 import type { CodeOperation } from '../../operations/operation';
-import { readReportPages } from '../../reporting/pages';
+import { readReportPages, type ReadOptions } from '../../reporting/pages';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	MAX_PARALLEL_REQUESTS,
+	dateStepOf,
+	fullModeDateOf,
+	readInSlices,
+} from '../../reporting/slices';
 import { reportFilterQuery } from '../../reporting/filters';
 import { reportFields } from './parameters';
 import { fileOutput } from './output/file';
@@ -17,13 +24,27 @@ import { type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
 interface ReportOptions extends OutputOptions {
 	deletedRecords?: 'keep' | 'drop';
 	pageSize?: number;
+	parallelRequests?: number;
+}
+
+/** Parallel Requests, checked: a whole number from 1 to the most the option offers. */
+function parallelOf(item: Item, options: ReportOptions): number {
+	const raw = options.parallelRequests;
+	if (raw === undefined || raw === null || String(raw).trim() === '') return DEFAULT_PARALLEL_REQUESTS;
+	const value = typeof raw === 'number' ? raw : Number(String(raw).trim());
+	if (!Number.isInteger(value) || value < 1 || value > MAX_PARALLEL_REQUESTS)
+		throw item.refuse(
+			`Parallel Requests must be a whole number from 1 to ${MAX_PARALLEL_REQUESTS}: "${String(raw)}"`,
+			`For example ${DEFAULT_PARALLEL_REQUESTS}, or 1 to read the period in one sequence.`,
+		);
+	return value;
 }
 
 /** The query of the first page and the window it covers, checked before any request is sent. */
 async function buildQuery(
 	item: Item,
 	feed: ReportFeed,
-): Promise<{ query: IDataObject; window: ReportWindow }> {
+): Promise<{ query: IDataObject; window: ReportWindow; slices?: { from: number; to: number } }> {
 	const mode = feed.dateWindow ? (item.param('syncMode') ?? 'window') : (item.param('listMode') ?? 'all');
 	// The date window: a period, From/To, or (optional) with Modified Since: the spec lists all four together.
 	const window: ReportWindow = feed.dateWindow
@@ -33,7 +54,11 @@ async function buildQuery(
 	if (mode === 'modifiedSince') Object.assign(query, changeWindow(item, window.zone));
 	const filters = (item.param<IDataObject>('filters') ?? {}) as IDataObject;
 	Object.assign(query, await reportFilterQuery(item.context, feed, filters, item.index));
-	return { query, window };
+	// A period of a feed ordered by its date, with both ends, may be read in time slices.
+	const from = Date.parse(String(query.FromDateTime));
+	const to = Date.parse(String(query.ToDateTime));
+	const sliceable = feed.fullModeDate && mode === 'window' && from < to;
+	return { query, window, ...(sliceable && { slices: { from, to } }) };
 }
 
 /**
@@ -70,10 +95,11 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 		requests: [{ api: 'reporting', method: 'GET', path: feed.path }],
 		execute: async (context) =>
 			await forEachItem(context, async (item) => {
-				const { query, window } = await buildQuery(item, feed);
+				const { query, window, slices } = await buildQuery(item, feed);
 				const limit = readLimit(item);
 				const timeoutMs = timeoutOf(item);
 				const options = (item.param<ReportOptions>('options') ?? {}) as ReportOptions;
+				const parallel = slices ? parallelOf(item, options) : 1;
 				const pageSize = Math.min(options.pageSize ?? MAX_CHUNK_LIMIT, MAX_CHUNK_LIMIT);
 				const dropDeleted = options.deletedRecords === 'drop';
 				const output = openOutput(item, feed, options, timeoutMs, window);
@@ -93,29 +119,39 @@ export function exportOperation(feed: ReportFeed): CodeOperation {
 						context.addExecutionHints({ message, type: more ? 'warning' : 'info', location: 'outputPane' });
 					return done;
 				};
+				const read: ReadOptions = {
+					query,
+					chunkLimit: Math.min(pageSize, limit === Infinity ? pageSize : limit + 1),
+					itemIndex: item.index,
+					timeoutMs,
+					enough: () => more,
+					onPage: async (page, info) => {
+						const records: IDataObject[] = [];
+						for (const record of page.data) {
+							if (dropDeleted && record.isDeleted === true) continue;
+							if (window.keep && !window.keep(record)) continue;
+							if (count >= limit) {
+								more = true;
+								break;
+							}
+							records.push(record);
+							count++;
+						}
+						await output.page(records, page, info.number);
+					},
+				};
 				return await output.collect(
 					async () =>
-						await readReportPages(context, feed, {
-							query,
-							chunkLimit: Math.min(pageSize, limit === Infinity ? pageSize : limit + 1),
-							itemIndex: item.index,
-							timeoutMs,
-							enough: () => more,
-							onPage: async (page, info) => {
-								const records: IDataObject[] = [];
-								for (const record of page.data) {
-									if (dropDeleted && record.isDeleted === true) continue;
-									if (window.keep && !window.keep(record)) continue;
-									if (count >= limit) {
-										more = true;
-										break;
-									}
-									records.push(record);
-									count++;
-								}
-								await output.page(records, page, info.number);
-							},
-						}),
+						slices && parallel > 1 && feed.fullModeDate
+							? await readInSlices(context, feed, {
+									...read,
+									...slices,
+									parallel,
+									dateOf: fullModeDateOf(feed.fullModeDate),
+									dateStep: dateStepOf(feed.fullModeDate),
+									wanted: limit === Infinity ? undefined : limit + 1,
+								})
+							: await readReportPages(context, feed, read),
 					summary,
 				);
 			}),

@@ -6,6 +6,7 @@ import { outputFields } from './output/parameters';
 import { listFields, timeZones, windowFields } from './windowFields';
 import { limit, returnAll, timeoutField } from '../../parameters/limits';
 import { feedValues, type ReportFeed, MAX_CHUNK_LIMIT } from '../../reporting/feeds';
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS } from '../../reporting/slices';
 
 /** Inside a collection, a root parameter is named with a leading slash. */
 const inCollection = (operations: string[]) => ({ show: { '/operation': operations } });
@@ -74,6 +75,21 @@ const options = field({
 			typeOptions: { minValue: 1, maxValue: MAX_CHUNK_LIMIT },
 			description:
 				'Records per request (ChunkLimit, 1–10000). With a Limit, pages are never larger than the limit.',
+		},
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			default: DEFAULT_PARALLEL_REQUESTS,
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			displayOptions: {
+				show: {
+					'/operation': feedValues((feed) => feed.fullModeDate !== undefined),
+					'/syncMode': ['window'],
+				},
+			},
+			description:
+				'How many pages of a period to ask Field Ops for at once: the period is cut into time slices read side by side, much faster against a distant service, with the records in the same order. 1 reads it in one sequence. If Field Ops answers "too many requests", the node halves this and carries on.',
 		},
 		{
 			displayName: 'Put File In Field',
