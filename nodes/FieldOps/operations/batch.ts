@@ -39,6 +39,12 @@ export function batchSizeField(max = 1000): Field {
 	return { property };
 }
 
+/** The node's Batch Size (read once per run, the same for every item); the default where it is not a whole number of 1 or more. */
+export function batchSizeOf(context: IExecuteFunctions): number {
+	const raw = Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE));
+	return Number.isInteger(raw) && raw >= 1 ? raw : DEFAULT_BATCH_SIZE;
+}
+
 /**
  * Runs a batched operation: input items are sent in batches of `batchSize`, one request per batch, and each
  * output item is the result of its own input item (paired). A failed item does not fail the others: with
@@ -50,8 +56,7 @@ export async function runBatched(
 	spec: BatchSpec,
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
-	const raw = Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE));
-	const batchSize = Number.isInteger(raw) && raw >= 1 ? raw : DEFAULT_BATCH_SIZE;
+	const batchSize = batchSizeOf(context);
 	const outcomes: ItemOutcome[] = new Array(items.length);
 
 	for (let start = 0; start < items.length; start += batchSize) {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { batchSizeField, DEFAULT_BATCH_SIZE, type ItemOutcome } from '../../operations/batch';
+import { batchSizeField, batchSizeOf, type ItemOutcome } from '../../operations/batch';
 import { on, shown, notice } from '../../parameters/field';
 import { FieldOpsFailure, settle } from '../../transport/errors';
 import { LOOKUP_PATHS } from '../../lookups/records';
@@ -66,8 +66,7 @@ async function inBatches<E>(
 	send: (elements: IDataObject[]) => Promise<ItemOutcome[]>,
 	element: (entry: E) => IDataObject,
 ): Promise<Written[]> {
-	const raw = Number(context.getNodeParameter('batchSize', 0, DEFAULT_BATCH_SIZE));
-	const size = Number.isInteger(raw) && raw >= 1 ? raw : DEFAULT_BATCH_SIZE;
+	const size = batchSizeOf(context);
 	const results: Written[] = [];
 	for (let start = 0; start < entries.length; start += size) {
 		const batch = entries.slice(start, start + size);
