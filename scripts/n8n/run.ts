@@ -238,6 +238,12 @@ export interface N8nInstance {
 	executeWithCli(id: string): Promise<any>;
 	/** Waits for the newest finished execution of a workflow and returns it with its data. */
 	latestExecution(workflowId: string, timeoutMs?: number): Promise<any>;
+	/** A workflow's finished executions with their data, oldest first, once `enough` accepts them (asked each second). */
+	finishedExecutions<T = any>(
+		workflowId: string,
+		enough: (found: T[]) => boolean,
+		timeoutMs: number,
+	): Promise<T[]>;
 	/** The tail of n8n's log, for failure messages. */
 	logTail(lines?: number): string;
 	stop(): Promise<void>;
@@ -652,6 +658,21 @@ export async function startN8n(options: StartOptions = {}): Promise<N8nInstance>
 				if (Date.now() > until)
 					throw new Error(`No finished execution of workflow ${workflowId} after ${timeoutMs} ms`);
 				await new Promise((r) => setTimeout(r, 250));
+			}
+		},
+		async finishedExecutions(workflowId, enough, timeoutMs) {
+			for (const until = Date.now() + timeoutMs; ; ) {
+				const list = await instance.api('GET', `/executions?workflowId=${workflowId}&limit=50`);
+				const done = (list.body.data as { id: string; stoppedAt?: string | null }[])
+					.filter((e) => e.stoppedAt)
+					.sort((a, b) => +a.id - +b.id);
+				const found = [];
+				for (const { id } of done)
+					found.push((await instance.api('GET', `/executions/${id}?includeData=true`)).body);
+				if (enough(found)) return found;
+				if (Date.now() > until)
+					throw new Error(`Workflow ${workflowId}: ${found.length} execution(s) after ${timeoutMs / 1000} s`);
+				await new Promise((r) => setTimeout(r, 1000));
 			}
 		},
 		logTail,

@@ -34,26 +34,10 @@ describe('npm run demo: every example runs', () => {
 	const timings: Record<string, number> = {};
 
 	/** Finished executions of a workflow with their data, oldest first, once `enough` accepts them. */
-	const executions = async (
-		workflowId: string,
-		enough: (found: Execution[]) => boolean,
-		timeoutMs: number,
-	) => {
-		const until = Date.now() + timeoutMs;
-		for (;;) {
-			const list = await demo.n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`);
-			const done = (list.body.data as Execution[]).filter((e) => e.stoppedAt).sort((a, b) => +a.id - +b.id);
-			const found: Execution[] = [];
-			for (const { id } of done)
-				found.push((await demo.n8n.api('GET', `/executions/${id}?includeData=true`)).body as Execution);
-			if (enough(found)) return found;
-			if (Date.now() > until)
-				throw new Error(
-					`Workflow ${workflowId}: ${found.length} execution(s) after ${timeoutMs / 1000} s\n${lines.join('\n')}\n--- n8n ---\n${demo.n8n.logTail(30)}`,
-				);
-			await new Promise((r) => setTimeout(r, 1000));
-		}
-	};
+	const executions = (workflowId: string, enough: (found: Execution[]) => boolean, timeoutMs: number) =>
+		demo.n8n.finishedExecutions(workflowId, enough, timeoutMs).catch((error: Error) => {
+			throw new Error(`${error.message}\n${lines.join('\n')}\n--- n8n ---\n${demo.n8n.logTail(30)}`);
+		});
 
 	beforeAll(async () => {
 		const started = Date.now();

@@ -129,19 +129,10 @@ describe('the first hour of an office user, in the editor of a fresh demo', () =
 	const canvasNode = (name: string) => page.getByTestId('canvas-node').filter({ hasText: name }).first();
 
 	/** Finished executions of a workflow, oldest first, once `enough` accepts them. */
-	const executions = async (workflowId: string, enough: (found: Execution[]) => boolean) => {
-		for (const until = Date.now() + MAIL_WAIT_MS; ; ) {
-			const list = await demo.n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`);
-			const done = (list.body.data as Execution[]).filter((e) => e.stoppedAt).sort((a, b) => +a.id - +b.id);
-			const found: Execution[] = [];
-			for (const { id } of done)
-				found.push((await demo.n8n.api('GET', `/executions/${id}?includeData=true`)).body as Execution);
-			if (enough(found)) return found;
-			if (Date.now() > until)
-				throw new Error(`Workflow ${workflowId}: ${found.length} execution(s)\n${lines.join('\n')}`);
-			await new Promise((r) => setTimeout(r, 1000));
-		}
-	};
+	const executions = (workflowId: string, enough: (found: Execution[]) => boolean) =>
+		demo.n8n.finishedExecutions(workflowId, enough, MAIL_WAIT_MS).catch((error: Error) => {
+			throw new Error(`${error.message}\n${lines.join('\n')}`);
+		});
 
 	/** n8n's production checklist covers the executions list the first time a published workflow is opened. */
 	const closeChecklist = async () => {
